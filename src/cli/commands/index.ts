@@ -1,0 +1,7 @@
+import type { Command } from 'commander';
+import type { Io } from '../io.js';
+
+/** Each subcommand adds itself to the program, writing to the given streams. */
+export type Register = (program: Command, io: Io) => void;
+
+export const COMMANDS: readonly Register[] = [];

@@ -1,0 +1,5 @@
+export * from './dice.js';
+export * from './errors.js';
+export * from './paytable.js';
+export * from './settle.js';
+export * from './spots.js';

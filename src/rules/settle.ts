@@ -1,0 +1,73 @@
+/**
+ * Settlement: what each bet wins and what comes back to the player.
+ *
+ * Art. 6 pays "N times the stake" and the stake is returned with a win, so a
+ * winning bet returns stake × (1 + N) and a losing one returns nothing.
+ */
+import { type Dice, outcomeIndex } from './dice.js';
+import { err, ok, type Result } from './errors.js';
+import type { CompiledPaytable } from './paytable.js';
+import { SPOT_COUNT, spotById } from './spots.js';
+
+export interface Bet {
+  readonly spot: string;
+  /** Stake in minor units of the table's currency (avos for MOP, cents for HKD). */
+  readonly stakeMinor: number;
+}
+
+export interface SettledBet extends Bet {
+  /** Winnings, 0 when the bet loses. */
+  readonly winMinor: number;
+  /** Stake + winnings on a win, 0 on a loss. */
+  readonly returnedMinor: number;
+}
+
+/**
+ * The largest stake any spot can take such that stake × 151 (the triple's return)
+ * stays an exact integer in a double.
+ */
+export const STAKE_MINOR_MAX = Math.floor(Number.MAX_SAFE_INTEGER / 151);
+
+/** Checks that a bet can be settled under this paytable. */
+export function validateBet(table: CompiledPaytable, bet: Bet): Result<Bet> {
+  const spot = spotById(bet.spot);
+  if (spot === undefined) {
+    return err({ code: 'unknown_spot', message: `"${bet.spot}" is not a bet of the regulation`, article: '5' });
+  }
+  if (table.offered[spot.index] !== 1) {
+    return err({ code: 'spot_not_offered', message: `this layout does not offer "${bet.spot}"`, article: '8' });
+  }
+  const stake = bet.stakeMinor;
+  if (!Number.isSafeInteger(stake) || stake <= 0 || stake > STAKE_MINOR_MAX) {
+    return err({
+      code: 'invalid_stake',
+      message: `a stake must be a whole number of minor units from 1 to ${STAKE_MINOR_MAX}, got ${String(stake)}`,
+    });
+  }
+  return ok(bet);
+}
+
+/**
+ * Settles bets on one roll. Every bet must have passed {@link validateBet}; an
+ * invalid one is a programming error and throws.
+ */
+export function settle(table: CompiledPaytable, dice: Dice, bets: readonly Bet[]): SettledBet[] {
+  const row = outcomeIndex(dice) * SPOT_COUNT;
+  const multipliers = table.returnMultipliers;
+  const out = new Array<SettledBet>(bets.length);
+  for (let i = 0; i < bets.length; i++) {
+    const bet = bets[i]!;
+    const spot = spotById(bet.spot);
+    if (spot === undefined || table.offered[spot.index] !== 1 || !(bet.stakeMinor > 0)) {
+      throw new Error(`settle: invalid bet ${JSON.stringify(bet)}; validate bets first`);
+    }
+    const returnedMinor = bet.stakeMinor * multipliers[row + spot.index]!;
+    out[i] = {
+      spot: bet.spot,
+      stakeMinor: bet.stakeMinor,
+      winMinor: returnedMinor === 0 ? 0 : returnedMinor - bet.stakeMinor,
+      returnedMinor,
+    };
+  }
+  return out;
+}
