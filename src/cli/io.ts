@@ -5,4 +5,8 @@ export interface Io {
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-export const processIo: Io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+export const processIo: Io = {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+};

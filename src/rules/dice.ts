@@ -57,7 +57,8 @@ export function countFace(dice: Dice, face: Face): number {
  * that the command line and the API can each word the error their own way.
  */
 export function parseDice(text: string): Dice | { error: string } {
-  const parts = text.includes(',') || /\s/.test(text.trim()) ? text.trim().split(/[\s,]+/) : [...text.trim()];
+  const parts =
+    text.includes(',') || /\s/.test(text.trim()) ? text.trim().split(/[\s,]+/) : [...text.trim()];
   if (parts.length !== 3) {
     return { error: `dice must be exactly three faces 1–6 (Art. 1.1), got "${text}"` };
   }

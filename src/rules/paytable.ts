@@ -105,7 +105,8 @@ export function compilePaytable(paytable: Paytable): CompiledPaytable {
       const odds = oddsOn(spot, dice, paytable.totalOdds);
       const multiplier = odds === 0 ? 0 : odds + 1;
       returnMultipliers[outcome * SPOT_COUNT + spot.index] = multiplier;
-      if (multiplier > maxReturnMultiplier[spot.index]!) maxReturnMultiplier[spot.index] = multiplier;
+      if (multiplier > maxReturnMultiplier[spot.index]!)
+        maxReturnMultiplier[spot.index] = multiplier;
     }
   });
   return { paytable, offered, returnMultipliers, maxReturnMultiplier };

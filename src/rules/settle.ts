@@ -32,10 +32,18 @@ export const STAKE_MINOR_MAX = Math.floor(Number.MAX_SAFE_INTEGER / 151);
 export function validateBet(table: CompiledPaytable, bet: Bet): Result<Bet> {
   const spot = spotById(bet.spot);
   if (spot === undefined) {
-    return err({ code: 'unknown_spot', message: `"${bet.spot}" is not a bet of the regulation`, article: '5' });
+    return err({
+      code: 'unknown_spot',
+      message: `"${bet.spot}" is not a bet of the regulation`,
+      article: '5',
+    });
   }
   if (table.offered[spot.index] !== 1) {
-    return err({ code: 'spot_not_offered', message: `this layout does not offer "${bet.spot}"`, article: '8' });
+    return err({
+      code: 'spot_not_offered',
+      message: `this layout does not offer "${bet.spot}"`,
+      article: '8',
+    });
   }
   const stake = bet.stakeMinor;
   if (!Number.isSafeInteger(stake) || stake <= 0 || stake > STAKE_MINOR_MAX) {
@@ -70,4 +78,39 @@ export function settle(table: CompiledPaytable, dice: Dice, bets: readonly Bet[]
     };
   }
   return out;
+}
+
+/**
+ * A round's bets in columns, the form the hot path settles: the spot's index in
+ * `SPOTS` and the stake, bet by bet.
+ */
+export interface BetColumns {
+  readonly spotIndex: Uint8Array;
+  readonly stakeMinor: Float64Array;
+}
+
+/**
+ * Settles bets held in columns, writing what each returns (stake + winnings, or
+ * 0) into `returnedMinor`, and gives the total returned. One multiply a bet: the
+ * paytable was compiled into return multipliers per outcome and spot. The bets
+ * must have been validated; a spot the layout does not offer throws.
+ */
+export function settleColumns(
+  table: CompiledPaytable,
+  dice: Dice,
+  bets: BetColumns,
+  returnedMinor: Float64Array,
+): number {
+  const row = outcomeIndex(dice) * SPOT_COUNT;
+  const { spotIndex, stakeMinor } = bets;
+  const { returnMultipliers, offered } = table;
+  let total = 0;
+  for (let i = 0; i < spotIndex.length; i++) {
+    const spot = spotIndex[i]!;
+    if (offered[spot] !== 1) throw new Error(`settleColumns: spot index ${spot} is not offered`);
+    const returned = stakeMinor[i]! * returnMultipliers[row + spot]!;
+    returnedMinor[i] = returned;
+    total += returned;
+  }
+  return total;
 }

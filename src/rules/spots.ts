@@ -55,7 +55,11 @@ export const KINDS: Readonly<Record<SpotKind, KindInfo>> = {
   big: { article: '5.2', names: () => ({ pt: 'Grande', zh: '大', en: 'Big' }) },
   single: {
     article: '5.3',
-    names: (n) => ({ pt: `Simples especificado ${n[0]}`, zh: `三軍 ${n[0]}`, en: `Single ${n[0]}` }),
+    names: (n) => ({
+      pt: `Simples especificado ${n[0]}`,
+      zh: `三軍 ${n[0]}`,
+      en: `Single ${n[0]}`,
+    }),
   },
   triple: {
     article: '5.4',
@@ -89,7 +93,11 @@ export const KINDS: Readonly<Record<SpotKind, KindInfo>> = {
   },
   'two-dice': {
     article: '5.11',
-    names: (n) => ({ pt: `Dois dados ${dash(n)}`, zh: `牌九式 ${dash(n)}`, en: `Two dice ${dash(n)}` }),
+    names: (n) => ({
+      pt: `Dois dados ${dash(n)}`,
+      zh: `牌九式 ${dash(n)}`,
+      en: `Two dice ${dash(n)}`,
+    }),
   },
   double: {
     article: '5.12',

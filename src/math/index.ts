@@ -1,0 +1,2 @@
+export * from './exposure.js';
+export * from './odds.js';
