@@ -1,9 +1,18 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.js';
 import { registerOdds } from './odds.js';
+import { registerRngTest } from './rng-test.js';
 import { registerSettle } from './settle.js';
+import { registerSimulate } from './simulate.js';
+import { registerVerifyRoll } from './verify-roll.js';
 
 /** Each subcommand adds itself to the program, writing to the given streams. */
 export type Register = (program: Command, io: Io) => void;
 
-export const COMMANDS: readonly Register[] = [registerOdds, registerSettle];
+export const COMMANDS: readonly Register[] = [
+  registerOdds,
+  registerSettle,
+  registerSimulate,
+  registerRngTest,
+  registerVerifyRoll,
+];

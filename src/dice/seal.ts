@@ -1,0 +1,165 @@
+/**
+ * The electronic shaker's sealed roll.
+ *
+ * Art. 2.1: the dice are shaken before betting starts. With an electronic
+ * shaker the roll is drawn at that moment and sealed: a SHA-256 commitment over
+ * the table, round, roll number, dice and a secret 32-byte nonce is published
+ * with "betting open"; the reveal publishes the dice and the nonce, so anyone
+ * can check that the roll existed before any bet was seen and was not changed.
+ *
+ * The committed message is agreed with the round machine and must not change:
+ *
+ *     cussec/roll/v1\n<tableId>\n<roundNo>\n<rollNo>\n<d1>,<d2>,<d3>\n<nonceHex>
+ *
+ * in UTF-8, numbers in plain decimal, the nonce in lowercase hex.
+ */
+import { createHash } from 'node:crypto';
+import { type Dice, isDice } from '../rules/dice.js';
+import { err, ok, type Result, type RuleViolation } from '../rules/errors.js';
+import { FaceSampler } from './face-sampler.js';
+import { cryptoRandomSource, type RandomSource } from './random-source.js';
+
+export const COMMITMENT_VERSION = 'cussec/roll/v1';
+export const NONCE_BYTES = 32;
+
+/** Which roll: a round may have several when a roll is void (Art. 3.3). */
+export interface RollRef {
+  readonly tableId: string;
+  readonly roundNo: number;
+  readonly rollNo: number;
+}
+
+export interface SealedRoll {
+  readonly dice: Dice;
+  /** 64 lowercase hex digits; secret until the reveal. */
+  readonly nonceHex: string;
+  /** 64 lowercase hex digits; published when betting opens (Art. 2.1). */
+  readonly commitmentHex: string;
+}
+
+export interface RevealClaim extends RollRef {
+  readonly dice: readonly number[];
+  readonly nonceHex: string;
+  readonly commitmentHex: string;
+}
+
+export type RevealFailureCode =
+  | 'roll-ref-malformed'
+  | 'dice-malformed'
+  | 'nonce-malformed'
+  | 'commitment-malformed'
+  | 'commitment-mismatch';
+
+export interface RevealFailure extends RuleViolation {
+  readonly code: RevealFailureCode;
+}
+
+const HEX_256_BITS = /^[0-9a-f]{64}$/i;
+// A control character (the newline above all) in a table id would make the message ambiguous.
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/** Why a roll reference cannot be committed to, or undefined when it can. */
+export function rollRefProblem(ref: RollRef): string | undefined {
+  if (
+    typeof ref.tableId !== 'string' ||
+    ref.tableId === '' ||
+    CONTROL_CHARACTER.test(ref.tableId)
+  ) {
+    return 'table id must be a non-empty string without control characters';
+  }
+  if (!Number.isSafeInteger(ref.roundNo) || ref.roundNo < 0)
+    return 'round must be a whole number >= 0';
+  if (!Number.isSafeInteger(ref.rollNo) || ref.rollNo < 0)
+    return 'roll must be a whole number >= 0';
+  return undefined;
+}
+
+/** The exact UTF-8 text the commitment hashes (format agreed with the round machine). */
+export function commitmentMessage(ref: RollRef, dice: Dice, nonceHex: string): string {
+  const { tableId, roundNo, rollNo } = ref;
+  return `${COMMITMENT_VERSION}\n${tableId}\n${roundNo}\n${rollNo}\n${dice.join(',')}\n${nonceHex}`;
+}
+
+/** SHA-256 of the commitment message, lowercase hex. */
+export function rollCommitment(ref: RollRef, dice: Dice, nonceHex: string): string {
+  return createHash('sha256')
+    .update(commitmentMessage(ref, dice, nonceHex), 'utf8')
+    .digest('hex');
+}
+
+/**
+ * Seals dice that were drawn elsewhere (a scripted test, a seeded simulation)
+ * with a fresh nonce. Invalid arguments are programmer errors and throw.
+ */
+export function sealDice(
+  ref: RollRef,
+  dice: Dice,
+  random: RandomSource = cryptoRandomSource,
+): SealedRoll {
+  const problem = rollRefProblem(ref);
+  if (problem !== undefined) throw new RangeError(problem);
+  if (!isDice(dice))
+    throw new RangeError(`not three faces 1–6 (Art. 1.1): ${JSON.stringify(dice)}`);
+  const nonce = new Uint8Array(NONCE_BYTES);
+  random.fill(nonce);
+  const nonceHex = Buffer.from(nonce).toString('hex');
+  return { dice, nonceHex, commitmentHex: rollCommitment(ref, dice, nonceHex) };
+}
+
+/**
+ * Art. 2.1: shakes and seals one roll, before betting opens. A fresh sampler
+ * with an 8-byte buffer means the dice are drawn now, from bytes read now, and
+ * no future roll waits in memory. The nonce comes from the same source.
+ */
+export function sealRoll(ref: RollRef, random: RandomSource = cryptoRandomSource): SealedRoll {
+  const sampler = new FaceSampler(random, 8);
+  return sealDice(ref, [sampler.next(), sampler.next(), sampler.next()], random);
+}
+
+function failure(code: RevealFailureCode, message: string, article?: string): RevealFailure {
+  return article === undefined ? { code, message } : { code, message, article };
+}
+
+/** The first malformation in a claim, in this order: roll, dice, nonce, commitment. */
+function malformation(claim: RevealClaim): RevealFailure | undefined {
+  const refProblem = rollRefProblem(claim);
+  if (refProblem !== undefined) return failure('roll-ref-malformed', refProblem);
+  if (!isDice(claim.dice)) {
+    return failure('dice-malformed', 'dice must be exactly three faces 1–6', '1.1');
+  }
+  if (typeof claim.nonceHex !== 'string' || !HEX_256_BITS.test(claim.nonceHex)) {
+    return failure('nonce-malformed', 'nonce must be 64 hex digits (32 bytes)');
+  }
+  if (typeof claim.commitmentHex !== 'string' || !HEX_256_BITS.test(claim.commitmentHex)) {
+    return failure('commitment-malformed', 'commitment must be 64 hex digits (a SHA-256 digest)');
+  }
+  return undefined;
+}
+
+/**
+ * Checks a reveal against the commitment published when betting opened
+ * (Art. 2.1). Hex is read case-insensitively and hashed in lowercase, as sealed.
+ *
+ * The comparison is a plain string equality, not `timingSafeEqual`: both sides
+ * are public (the commitment was published at betting open, the other is a hash
+ * of what the caller supplied), so timing can leak nothing secret, and learning
+ * how many leading digits of a SHA-256 output match tells nothing about the
+ * nonce behind it.
+ */
+export function verifyReveal(claim: RevealClaim): Result<Dice, RevealFailure> {
+  const malformed = malformation(claim);
+  if (malformed !== undefined) return err(malformed);
+  const dice = claim.dice as Dice;
+  const expected = rollCommitment(claim, dice, claim.nonceHex.toLowerCase());
+  if (expected !== claim.commitmentHex.toLowerCase()) {
+    return err(
+      failure(
+        'commitment-mismatch',
+        `table ${claim.tableId} round ${claim.roundNo} roll ${claim.rollNo}: dice ${dice.join(',')} ` +
+          'and nonce do not match the commitment published before betting',
+        '2.1',
+      ),
+    );
+  }
+  return ok(dice);
+}
