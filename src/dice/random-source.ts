@@ -18,6 +18,13 @@ export const cryptoRandomSource: RandomSource = {
   },
 };
 
+/** `bytes` bytes drawn from `random`, as lowercase hex (a nonce, a seeded id). */
+export function randomHex(random: RandomSource, bytes: number): string {
+  const buffer = new Uint8Array(bytes);
+  random.fill(buffer);
+  return Buffer.from(buffer).toString('hex');
+}
+
 function rotl(x: number, k: number): number {
   return (x << k) | (x >>> (32 - k));
 }

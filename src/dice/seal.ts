@@ -16,8 +16,8 @@
 import { createHash } from 'node:crypto';
 import { type Dice, isDice } from '../rules/dice.js';
 import { err, ok, type Result, type RuleViolation } from '../rules/errors.js';
-import { FaceSampler } from './face-sampler.js';
-import { cryptoRandomSource, type RandomSource } from './random-source.js';
+import { createDiceSource } from './dice-source.js';
+import { cryptoRandomSource, type RandomSource, randomHex } from './random-source.js';
 
 export const COMMITMENT_VERSION = 'cussec/roll/v1';
 export const NONCE_BYTES = 32;
@@ -89,7 +89,9 @@ export function rollCommitment(ref: RollRef, dice: Dice, nonceHex: string): stri
 
 /**
  * Seals dice that were drawn elsewhere (a scripted test, a seeded simulation)
- * with a fresh nonce. Invalid arguments are programmer errors and throw.
+ * with a nonce drawn from `random`: fresh from the CSPRNG by default, or from a
+ * seeded source so that a simulated round replays with its seals. Invalid
+ * arguments are programmer errors and throw.
  */
 export function sealDice(
   ref: RollRef,
@@ -100,9 +102,7 @@ export function sealDice(
   if (problem !== undefined) throw new RangeError(problem);
   if (!isDice(dice))
     throw new RangeError(`not three faces 1–6 (Art. 1.1): ${JSON.stringify(dice)}`);
-  const nonce = new Uint8Array(NONCE_BYTES);
-  random.fill(nonce);
-  const nonceHex = Buffer.from(nonce).toString('hex');
+  const nonceHex = randomHex(random, NONCE_BYTES);
   return { dice, nonceHex, commitmentHex: rollCommitment(ref, dice, nonceHex) };
 }
 
@@ -112,8 +112,7 @@ export function sealDice(
  * no future roll waits in memory. The nonce comes from the same source.
  */
 export function sealRoll(ref: RollRef, random: RandomSource = cryptoRandomSource): SealedRoll {
-  const sampler = new FaceSampler(random, 8);
-  return sealDice(ref, [sampler.next(), sampler.next(), sampler.next()], random);
+  return sealDice(ref, createDiceSource(random, 8).roll(), random);
 }
 
 function failure(code: RevealFailureCode, message: string, article?: string): RevealFailure {

@@ -1,11 +1,11 @@
 /**
  * Tables and round positions that the tests of this folder share. Kept free of
- * vitest and of crypto so that it stays as pure as the machine: a test that
- * needs real commitments passes its own SHA-256.
+ * vitest and deterministic, like the machine: seals have fixed nonces and real
+ * commitments (src/dice).
  */
+import { rollCommitment } from '../dice/seal.js';
 import { compilePaytable, type Dice, SPOTS } from '../rules/index.js';
 import { applyAll } from './machine.js';
-import { commitmentMessage } from './simulation.js';
 import { initialState } from './state.js';
 import type { Command, Phase, RoundState, SealedRoll, TableConfig } from './types.js';
 
@@ -48,34 +48,25 @@ export function fakeHex(n: number): string {
 }
 
 /**
- * A sealed roll for `state`'s current roll. With `commit` the commitment is the
- * real one (docs/table.md); without, a well-formed stand-in.
+ * A sealed roll of `dice` for `state`'s current roll: a nonce fixed by the round
+ * and roll numbers, so tests can look for it, and the real commitment.
  */
-export function sealFor(
-  config: TableConfig,
-  state: RoundState,
-  dice: Dice,
-  commit?: (message: string) => string,
-): SealedRoll {
-  const nonceHex = fakeHex(state.roundNo * 1000 + state.rollNo);
-  const message = commitmentMessage(config.tableId, state.roundNo, state.rollNo, dice, nonceHex);
-  return {
+export function sealFor(config: TableConfig, state: RoundState, dice: Dice): SealedRoll {
+  const { roundNo, rollNo } = state;
+  const nonceHex = fakeHex(roundNo * 1000 + rollNo);
+  const commitmentHex = rollCommitment(
+    { tableId: config.tableId, roundNo, rollNo },
     dice,
     nonceHex,
-    commitmentHex: commit === undefined ? fakeHex(0xc0ffee + state.rollNo) : commit(message),
-  };
+  );
+  return { dice, nonceHex, commitmentHex };
 }
 
 /** The commands that shake this table: three pulls, or one trigger with a seal of `dice`. */
-export function shakeCommands(
-  config: TableConfig,
-  state: RoundState,
-  dice: Dice,
-  commit?: (m: string) => string,
-): Command[] {
+export function shakeCommands(config: TableConfig, state: RoundState, dice: Dice): Command[] {
   if (config.shaker === 'lever')
     return [{ type: 'pull-lever' }, { type: 'pull-lever' }, { type: 'pull-lever' }];
-  return [{ type: 'trigger-shaker', sealedRoll: sealFor(config, state, dice, commit) }];
+  return [{ type: 'trigger-shaker', sealedRoll: sealFor(config, state, dice) }];
 }
 
 /** Covers, latches and shakes (with `dice` sealed on an electronic table), then opens betting. */

@@ -19,9 +19,7 @@ export { LEVER_PULLS } from './procedure.js';
 export { timerExpired } from './betting.js';
 export { initialState } from './state.js';
 export { ID_LENGTH_MAX, isSealedRoll, tableConfigProblems } from './validate.js';
-export { createPrng, type Prng } from './prng.js';
 export {
-  commitmentMessage,
   playRound,
   simulate,
   SIMULATED_ROLLS_MAX,

@@ -5,9 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { commitmentMessage } from '../dice/seal.js';
 import { type Dice, oddsOn, OUTCOMES, settle, spotById } from '../rules/index.js';
 import { ELECTRONIC, LEVER, PAYTABLE, T0, TIMED } from './fixtures.js';
-import { commitmentMessage, simulate } from './simulation.js';
+import { simulate } from './simulation.js';
 import type { PublicBet, RoundEvent, TableConfig } from './types.js';
 
 const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -41,9 +42,7 @@ function auditEvent(audit: Audit, e: RoundEvent): void {
     case 'dice-revealed':
       // The seal published before any bet opens on exactly these dice (docs/table.md).
       expect(e.commitmentHex).toBe(audit.commitment);
-      expect(sha256Hex(commitmentMessage(e.tableId, e.roundNo, e.rollNo, e.dice, e.nonceHex))).toBe(
-        e.commitmentHex,
-      );
+      expect(sha256Hex(commitmentMessage(e, e.dice, e.nonceHex))).toBe(e.commitmentHex);
       audit.dice = e.dice;
       return;
     case 'roll-voided': {
@@ -51,9 +50,7 @@ function auditEvent(audit: Audit, e: RoundEvent): void {
       const v = e.voidedRoll;
       if (v !== null) {
         expect(v.commitmentHex).toBe(audit.commitment);
-        expect(
-          sha256Hex(commitmentMessage(e.tableId, e.roundNo, e.rollNo, v.dice, v.nonceHex)),
-        ).toBe(v.commitmentHex);
+        expect(sha256Hex(commitmentMessage(e, v.dice, v.nonceHex))).toBe(v.commitmentHex);
       }
       return;
     }
@@ -104,7 +101,6 @@ function auditRounds(
     startMs: T0,
     voidChance: 0.15,
     injectDice,
-    commit: sha256Hex,
   });
   const audit: Audit = { bets: new Map(), commitment: null, dice: null, checkedRounds: 0 };
   for (const round of sim.rounds) for (const e of round.events) auditEvent(audit, e);

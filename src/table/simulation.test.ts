@@ -1,55 +1,15 @@
-import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { verifyReveal } from '../dice/seal.js';
 import { ELECTRONIC, LEVER, T0, TIMED } from './fixtures.js';
-import { createPrng } from './prng.js';
 import { playRound, simulate, type SimulationOptions } from './simulation.js';
 
-const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 const OPTIONS: SimulationOptions = {
   config: ELECTRONIC,
   seed: 57,
   rounds: 25,
   startMs: T0,
   voidChance: 0.2,
-  commit: sha256Hex,
 };
-
-describe('createPrng (mulberry32)', () => {
-  it('gives the same sequence for the same seed and another for another seed', () => {
-    const a = createPrng(42);
-    const b = createPrng(42);
-    const c = createPrng(43);
-    const seqA = Array.from({ length: 20 }, () => a.uint32());
-    expect(Array.from({ length: 20 }, () => b.uint32())).toEqual(seqA);
-    expect(Array.from({ length: 20 }, () => c.uint32())).not.toEqual(seqA);
-  });
-
-  it('keeps every draw inside its range and reaches both ends', () => {
-    const prng = createPrng(7);
-    const seen = new Set<number>();
-    for (let i = 0; i < 5000; i++) {
-      const n = prng.int(-2, 3);
-      expect(n >= -2 && n <= 3 && Number.isInteger(n)).toBe(true);
-      seen.add(n);
-      expect(prng.uint32()).toBeLessThan(2 ** 32);
-    }
-    expect([...seen].sort((x, y) => x - y)).toEqual([-2, -1, 0, 1, 2, 3]);
-  });
-
-  it('draws faces close to uniformly (chi-square over 60 000 dice, 5 degrees of freedom)', () => {
-    const prng = createPrng(2004);
-    const counts = [0, 0, 0, 0, 0, 0];
-    for (let i = 0; i < 20_000; i++) for (const f of prng.dice()) counts[f - 1]! += 1;
-    const expected = 10_000;
-    const chi2 = counts.reduce((t, n) => t + (n - expected) ** 2 / expected, 0);
-    // 20.5 is the 0.999 quantile of chi-square with 5 degrees of freedom; the seed is fixed, so this never flakes.
-    expect(chi2).toBeLessThan(20.5);
-  });
-
-  it('writes hex of the asked length, lowercase', () => {
-    expect(createPrng(1).hex(32)).toMatch(/^[0-9a-f]{64}$/);
-  });
-});
 
 describe('simulate', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -104,9 +64,12 @@ describe('simulate', () => {
     expect(automatic).toContain(false);
   });
 
-  it('refuses an electronic table without a commitment function, and a bad round count', () => {
-    const noCommit: SimulationOptions = { config: ELECTRONIC, seed: 1, rounds: 1 };
-    expect(() => simulate(noCommit)).toThrow(/commit/);
+  it('seals electronic rolls that verify on reveal, and refuses a bad round count', () => {
+    const reveals = simulate({ config: ELECTRONIC, seed: 1, rounds: 5 }).rounds.flatMap((r) =>
+      r.events.filter((e) => e.type === 'dice-revealed'),
+    );
+    expect(reveals).toHaveLength(5);
+    for (const e of reveals) expect(verifyReveal(e)).toEqual({ ok: true, value: e.dice });
     expect(() => simulate({ ...OPTIONS, rounds: -1 })).toThrow(RangeError);
   });
 });

@@ -1,15 +1,16 @@
 /**
  * A seeded simulation of whole rounds: pure (the seed decides everything, no
- * clock, no Math.random), so any round replays exactly from its seed and the
- * state before it. Players bet and withdraw at random, rolls are sometimes
- * void (Art. 3.3), the bell is rung by hand or by the timer. Dice come from the
- * seeded generator unless the caller injects them.
+ * clock, no Math.random, no CSPRNG), so any round replays exactly from its seed
+ * and the state before it. Players bet and withdraw at random, rolls are
+ * sometimes void (Art. 3.3), the bell is rung by hand or by the timer. Dice come
+ * from the seeded generator of src/dice unless the caller injects them.
  */
+import { createPrng, type Prng } from '../dice/prng.js';
+import { sealDice } from '../dice/seal.js';
 import type { Dice } from '../rules/index.js';
-import { CommandRefused, transition } from './machine.js';
+import { applyAll } from './machine.js';
 import { LEVER_PULLS } from './procedure.js';
-import { createPrng, type Prng } from './prng.js';
-import type { Command, RoundEvent, RoundState, SealedRoll, TableConfig } from './types.js';
+import type { Command, RoundEvent, RoundState, TableConfig } from './types.js';
 import { initialState } from './state.js';
 
 export interface SimulationOptions {
@@ -25,12 +26,6 @@ export interface SimulationOptions {
   readonly voidChance?: number;
   /** Dice to use instead of the generator's, e.g. to force triples. */
   readonly injectDice?: (roundNo: number, rollNo: number) => Dice;
-  /**
-   * SHA-256 hex of a commitment's message (see {@link commitmentMessage}).
-   * Required for an electronic table; injected so that this module stays free
-   * of crypto and runs anywhere.
-   */
-  readonly commit?: (message: string) => string;
 }
 
 export interface SimulatedRound {
@@ -47,17 +42,6 @@ export const SIMULATED_ROUNDS_MAX = 100_000;
 export const SIMULATED_ROLLS_MAX = 4;
 const BET_ACTIONS_MAX = 12;
 
-/** The message the dice module hashes for an electronic roll's commitment (docs/table.md). */
-export function commitmentMessage(
-  tableId: string,
-  roundNo: number,
-  rollNo: number,
-  dice: Dice,
-  nonceHex: string,
-): string {
-  return `cussec/roll/v1\n${tableId}\n${roundNo}\n${rollNo}\n${dice[0]},${dice[1]},${dice[2]}\n${nonceHex}`;
-}
-
 /** One round in progress: the state, the events so far and the simulated clock. */
 interface Run {
   readonly options: SimulationOptions;
@@ -69,9 +53,9 @@ interface Run {
 
 function apply(run: Run, command: Command, elapsedMs = 0): void {
   run.now += elapsedMs;
-  const result = transition(run.options.config, run.state, command, run.now);
-  // The simulation only issues legal commands, so a refusal is a bug in it or in the machine.
-  if (!result.ok) throw new CommandRefused(command, result.rejection);
+  // The simulation only issues legal commands, so a refusal (which applyAll
+  // throws) is a bug in it or in the machine.
+  const result = applyAll(run.options.config, run.state, [command], run.now);
   run.state = result.state;
   run.events.push(...result.events);
 }
@@ -81,24 +65,21 @@ function drawDice(run: Run): Dice {
 }
 
 function shake(run: Run): void {
-  const { config, commit } = run.options;
+  const { config } = run.options;
   if (config.shaker === 'lever') {
     // Art. 2.1: three pulls in a row.
     for (let i = 0; i < LEVER_PULLS; i++)
       apply(run, { type: 'pull-lever', croupierId: 'sim-croupier' }, 300);
     return;
   }
-  if (commit === undefined) throw new Error('simulate: an electronic table needs options.commit');
-  const dice = drawDice(run);
-  const nonceHex = run.prng.hex(32);
-  const message = commitmentMessage(
-    config.tableId,
-    run.state.roundNo,
-    run.state.rollNo,
-    dice,
-    nonceHex,
+  const { roundNo, rollNo } = run.state;
+  // Sealed as a live shaker seals (docs/dice.md), but the nonce comes from the
+  // round's seeded generator so the seal replays with the round.
+  const sealedRoll = sealDice(
+    { tableId: config.tableId, roundNo, rollNo },
+    drawDice(run),
+    run.prng,
   );
-  const sealedRoll: SealedRoll = { dice, nonceHex, commitmentHex: commit(message) };
   apply(run, { type: 'trigger-shaker', sealedRoll, croupierId: 'sim-croupier' }, 300);
 }
 

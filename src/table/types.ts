@@ -6,6 +6,7 @@
  * can persist it after every transition. The configuration holds the compiled
  * paytable (typed arrays) and is therefore passed beside the state, never in it.
  */
+import type { SealedRoll } from '../dice/seal.js';
 import type { CompiledPaytable, Dice } from '../rules/index.js';
 import type { RejectionCode } from './rejections.js';
 
@@ -65,18 +66,11 @@ export const PHASES: readonly Phase[] = [
 ];
 
 /**
- * A roll drawn by the electronic shaker before betting opens. The dice module
- * computes `commitmentHex` as SHA-256 (hex) of the UTF-8 string
- * `cussec/roll/v1\n${tableId}\n${roundNo}\n${rollNo}\n${d1},${d2},${d3}\n${nonceHex}`.
- * Until the reveal only the commitment leaves the machine.
+ * A roll drawn by the electronic shaker before betting opens, sealed by src/dice
+ * (`sealRoll`, or `sealDice` in a simulation; the committed message is in
+ * docs/dice.md). Until the reveal only the commitment leaves the machine.
  */
-export interface SealedRoll {
-  readonly dice: Dice;
-  /** 64 lowercase hex digits (32 random bytes). */
-  readonly nonceHex: string;
-  /** 64 lowercase hex digits. */
-  readonly commitmentHex: string;
-}
+export type { SealedRoll } from '../dice/seal.js';
 
 export interface PlacedBet {
   /** Client-supplied, unique within the round (a withdrawn bet's id stays used). */
@@ -212,19 +206,10 @@ export type RoundEvent = EventBase &
         readonly croupierId: string | null;
         readonly nextRollNo: number;
         /** An electronic table opens the void roll's seal, so auditors see what was voided. */
-        readonly voidedRoll: {
-          readonly dice: Dice;
-          readonly nonceHex: string;
-          readonly commitmentHex: string;
-        } | null;
+        readonly voidedRoll: SealedRoll | null;
       }
     | { readonly type: 'dice-read'; readonly dice: Dice; readonly croupierId: string }
-    | ({
-        readonly type: 'dice-revealed';
-        readonly dice: Dice;
-        readonly nonceHex: string;
-        readonly commitmentHex: string;
-      } & ByCroupier)
+    | ({ readonly type: 'dice-revealed' } & SealedRoll & ByCroupier)
     | ({ readonly type: 'round-settled' } & Settlement)
     | ({
         readonly type: 'prizes-paid';
