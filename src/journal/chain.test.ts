@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { withStores } from '../ledger/testing.js';
+import type { Store } from '../ledger/index.js';
+import { entryHash, GENESIS_HASH } from './entry.js';
+import { verifyChain } from './verify.js';
+
+async function appendTen(store: Store): Promise<void> {
+  for (let batch = 0; batch < 5; batch++) {
+    await store.transaction(
+      (tx) =>
+        tx.appendJournal([
+          { tableId: 'T1', type: 'bet-placed', payload: { batch, spot: 'big', stakeMinor: 100 } },
+          { tableId: batch % 2 === 0 ? 'T2' : null, type: 'note', payload: { batch, text: 'x|y' } },
+        ]),
+      { nowMs: 1_000 + batch },
+    );
+  }
+}
+
+/** Drops the guard triggers, as someone with DDL rights could, so the tests can tamper. */
+async function dropGuards(
+  h: { engine: string; raw(db: string, sql: string): Promise<unknown[]> },
+  db: string,
+): Promise<void> {
+  if (h.engine === 'sqlite') {
+    for (const t of ['journal_refuse_update', 'journal_refuse_delete', 'journal_head_forward_only'])
+      await h.raw(db, `DROP TRIGGER ${t}`);
+  } else {
+    await h.raw(db, 'DROP TRIGGER journal_refuse_change ON journal');
+    await h.raw(db, 'DROP TRIGGER journal_head_forward_only ON journal_head');
+  }
+}
+
+withStores('journal chain', (h) => {
+  it('chains entries from seq 1 across transactions and verifies', async () => {
+    const store = await h.open();
+    await appendTen(store);
+    const entries = await store.readJournal({ fromSeq: 1, limit: 100 });
+    expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(entries[0]!.prevHash).toBe(GENESIS_HASH);
+    for (let i = 1; i < entries.length; i++)
+      expect(entries[i]!.prevHash).toBe(entries[i - 1]!.hash);
+    for (const e of entries) expect(entryHash(e)).toBe(e.hash);
+    expect(entries[2]).toMatchObject({
+      tableId: 'T1',
+      type: 'bet-placed',
+      payload: { batch: 1, spot: 'big', stakeMinor: 100 },
+      atMs: 1_001,
+    });
+    expect(await verifyChain(store)).toEqual({ ok: true, lastSeq: 10, lastHash: entries[9]!.hash });
+    expect(
+      (await store.readJournal({ fromSeq: 1, limit: 100, tableId: 'T2' })).map((e) => e.seq),
+    ).toEqual([2, 6, 10]);
+  });
+
+  it('verifies an empty journal', async () => {
+    const store = await h.open();
+    expect(await verifyChain(store)).toEqual({ ok: true, lastSeq: 0, lastHash: GENESIS_HASH });
+  });
+
+  it('returns the appended entries with their seqs and hashes', async () => {
+    const store = await h.open();
+    const appended = await store.transaction((tx) =>
+      tx.appendJournal([{ tableId: 'T1', type: 'a', payload: [1] }]),
+    );
+    expect(appended).toEqual(await store.readJournal({ fromSeq: 1, limit: 1 }));
+  });
+
+  it('refuses to move the head backwards or onto a made-up entry', async () => {
+    const db = h.freshDb();
+    const store = await h.open({ db });
+    await appendTen(store);
+    await expect(
+      h.raw(db, "UPDATE journal_head SET last_seq = 9 WHERE chain = 'global'"),
+    ).rejects.toThrow(/cussec: /);
+    await expect(
+      h.raw(db, "UPDATE journal_head SET last_seq = 11, last_hash = 'x' WHERE chain = 'global'"),
+    ).rejects.toThrow(/cussec: /);
+  });
+
+  describe('tampering', () => {
+    const cases: { name: string; sql: string; seq: number; failure: string }[] = [
+      {
+        name: 'an edited payload',
+        sql: `UPDATE journal SET payload_json = '{"batch":1,"spot":"small","stakeMinor":100}' WHERE seq = 3`,
+        seq: 3,
+        failure: 'hash-mismatch',
+      },
+      {
+        name: 'an edited time',
+        sql: 'UPDATE journal SET at_ms = 7 WHERE seq = 6',
+        seq: 6,
+        failure: 'hash-mismatch',
+      },
+      {
+        name: 'an entry rehashed after an edit',
+        sql: `UPDATE journal SET type = 'forged', hash = '${'f'.repeat(64)}' WHERE seq = 4`,
+        seq: 4,
+        failure: 'hash-mismatch',
+      },
+      {
+        name: 'a deleted entry',
+        sql: 'DELETE FROM journal WHERE seq = 5',
+        seq: 5,
+        failure: 'seq-gap',
+      },
+      {
+        name: 'entries cut from the end',
+        sql: 'DELETE FROM journal WHERE seq >= 9',
+        seq: 9,
+        failure: 'head-mismatch',
+      },
+      {
+        name: 'a swapped prev hash',
+        sql: `UPDATE journal SET prev_hash = '${'0'.repeat(64)}' WHERE seq = 7`,
+        seq: 7,
+        failure: 'prev-hash-mismatch',
+      },
+    ];
+    for (const c of cases) {
+      it(`finds ${c.name} at seq ${c.seq}`, async () => {
+        const db = h.freshDb();
+        const store = await h.open({ db });
+        await appendTen(store);
+        await expect(h.raw(db, c.sql)).rejects.toThrow(/cussec: /);
+        await dropGuards(h, db);
+        await h.raw(db, c.sql);
+        expect(await verifyChain(store)).toEqual({ ok: false, seq: c.seq, failure: c.failure });
+      });
+    }
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * Journal entries and the hash that chains them.
+ *
+ * There is one chain for the whole database: entry n carries the hash of entry
+ * n − 1, so deleting, reordering or editing any entry breaks every hash after
+ * it. Seqs start at 1 and have no gaps.
+ */
+import { check } from './check.js';
+import { canonicalJson, sha256Hex } from './canonical-json.js';
+
+/** The previous hash of entry 1: 64 zeros. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** What a caller appends; the store assigns seq, time and hashes. */
+export interface JournalInput {
+  /** The table the event belongs to, or null for events of the house (cage, accounts). */
+  readonly tableId: string | null;
+  /** A kebab-case event name, e.g. "bet-placed", "round-settled". */
+  readonly type: string;
+  /** Plain JSON data (see canonicalJson). */
+  readonly payload: unknown;
+}
+
+export interface JournalEntry {
+  readonly seq: number;
+  readonly tableId: string | null;
+  readonly type: string;
+  readonly payload: unknown;
+  /** Milliseconds since the Unix epoch: the transaction's clock. */
+  readonly atMs: number;
+  readonly prevHash: string;
+  readonly hash: string;
+}
+
+export const JOURNAL_TYPE_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
+
+/**
+ * The bytes an entry's hash covers: the canonical JSON of the array
+ * [seq, prevHash, tableId, type, atMs, payload]. A JSON array rather than
+ * "a|b|c" so that a '|' inside a table id can never make two entries encode
+ * alike. `payloadJson` must be canonicalJson(payload); taking it ready-made lets
+ * the store hash and store the same string without encoding the payload twice.
+ */
+export function entryHashInput(
+  e: Omit<JournalEntry, 'hash' | 'payload'>,
+  payloadJson: string,
+): string {
+  const head = canonicalJson([e.seq, e.prevHash, e.tableId, e.type, e.atMs]);
+  return `${head.slice(0, -1)},${payloadJson}]`;
+}
+
+export function entryHash(e: Omit<JournalEntry, 'hash'>): string {
+  return sha256Hex(entryHashInput(e, canonicalJson(e.payload)));
+}
+
+/** An entry with its payload's canonical JSON, as the store writes it. */
+export interface ChainedEntry {
+  readonly entry: JournalEntry;
+  readonly payloadJson: string;
+}
+
+/** Builds the next entries of the chain after (lastSeq, lastHash). */
+export function chainEntries(
+  inputs: readonly JournalInput[],
+  head: { readonly lastSeq: number; readonly lastHash: string },
+  atMs: number,
+): ChainedEntry[] {
+  check(Number.isSafeInteger(atMs) && atMs >= 0, () => `journal: bad time ${atMs}`);
+  const out = new Array<ChainedEntry>(inputs.length);
+  let prevHash = head.lastHash;
+  for (let i = 0; i < inputs.length; i++) {
+    const input = inputs[i]!;
+    check(
+      JOURNAL_TYPE_PATTERN.test(input.type),
+      () => `journal: bad entry type ${JSON.stringify(input.type)}`,
+    );
+    check(
+      input.tableId === null || input.tableId.length > 0,
+      () => 'journal: table id must be null or non-empty',
+    );
+    const payloadJson = canonicalJson(input.payload);
+    const body = {
+      seq: head.lastSeq + 1 + i,
+      tableId: input.tableId,
+      type: input.type,
+      atMs,
+      prevHash,
+    };
+    const hash = sha256Hex(entryHashInput(body, payloadJson));
+    out[i] = { entry: { ...body, payload: input.payload, hash }, payloadJson };
+    prevHash = hash;
+  }
+  return out;
+}

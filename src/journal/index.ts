@@ -1,0 +1,3 @@
+export * from './canonical-json.js';
+export * from './entry.js';
+export * from './verify.js';

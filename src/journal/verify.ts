@@ -1,0 +1,65 @@
+/**
+ * Recomputes the chain from entry 1 and names the first entry that does not
+ * fit, so an inspector can see where tampering (or corruption) begins.
+ */
+import { entryHash, GENESIS_HASH, type JournalEntry } from './entry.js';
+
+/** What verifyChain needs from a store; the ledger's Store satisfies it. */
+export interface JournalReader {
+  readJournal(query: {
+    readonly fromSeq: number;
+    readonly limit: number;
+  }): Promise<readonly JournalEntry[]>;
+  journalHead(): Promise<{ readonly lastSeq: number; readonly lastHash: string }>;
+}
+
+export type ChainFailure =
+  /** The recomputed hash differs from the stored one: the entry was edited. */
+  | 'hash-mismatch'
+  /** The entry's prevHash is not the previous entry's hash: an entry before it was removed or replaced. */
+  | 'prev-hash-mismatch'
+  /** A seq is missing. */
+  | 'seq-gap'
+  /** The head record disagrees with the last entry: entries were cut from the end. */
+  | 'head-mismatch';
+
+export type ChainVerdict =
+  | { readonly ok: true; readonly lastSeq: number; readonly lastHash: string }
+  | { readonly ok: false; readonly seq: number; readonly failure: ChainFailure };
+
+/** Entries read per query while verifying. */
+export const VERIFY_PAGE_ENTRIES_MAX = 1000;
+
+export async function verifyChain(reader: JournalReader): Promise<ChainVerdict> {
+  let expectedSeq = 1;
+  let prevHash = GENESIS_HASH;
+  for (;;) {
+    const page = await reader.readJournal({ fromSeq: expectedSeq, limit: VERIFY_PAGE_ENTRIES_MAX });
+    for (const entry of page) {
+      const failure = checkEntry(entry, expectedSeq, prevHash);
+      if (failure !== undefined) return { ok: false, seq: expectedSeq, failure };
+      prevHash = entry.hash;
+      expectedSeq++;
+    }
+    if (page.length < VERIFY_PAGE_ENTRIES_MAX) break;
+  }
+  const lastSeq = expectedSeq - 1;
+  const head = await reader.journalHead();
+  if (head.lastSeq !== lastSeq || head.lastHash !== prevHash) {
+    // The first seq the head and the entries disagree about.
+    const seq = head.lastSeq === lastSeq ? lastSeq : Math.min(head.lastSeq, lastSeq) + 1;
+    return { ok: false, seq, failure: 'head-mismatch' };
+  }
+  return { ok: true, lastSeq, lastHash: prevHash };
+}
+
+function checkEntry(
+  entry: JournalEntry,
+  expectedSeq: number,
+  prevHash: string,
+): ChainFailure | undefined {
+  if (entry.seq !== expectedSeq) return 'seq-gap';
+  if (entry.prevHash !== prevHash) return 'prev-hash-mismatch';
+  if (entryHash(entry) !== entry.hash) return 'hash-mismatch';
+  return undefined;
+}

@@ -1,0 +1,15 @@
+export * from './errors.js';
+export type { Migration } from './migration.js';
+export { PG_MIGRATIONS } from './pg-schema.js';
+export { isRetryable, openPgStore, type PgStoreOptions } from './pg-store.js';
+export { SQLITE_MIGRATIONS } from './sqlite-schema.js';
+export { openSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
+export * from './store.js';
+export {
+  assertTransferShape,
+  planTransfers,
+  type AccountState,
+  type PlanInput,
+  type TransferPlan,
+} from './transfer-plan.js';
+export * from './types.js';

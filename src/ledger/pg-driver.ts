@@ -1,0 +1,207 @@
+/**
+ * The TxDriver of PostgreSQL. Every batch is one round trip: rows travel as
+ * arrays and are unpacked by unnest(), balances change by one UPDATE … FROM
+ * unnest() per batch. The hot statements are named, so each connection parses
+ * and plans them once.
+ *
+ * The driver remembers the first failed query: if a callback swallows a
+ * database error, the store still rolls back and can tell whether to retry.
+ */
+import type { PoolClient, QueryResultRow } from 'pg';
+import type { ChainedEntry } from '../journal/index.js';
+import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS } from './sql-columns.js';
+import type { TableLock } from './store.js';
+import type { TableRow, TxDriver } from './tx.js';
+import type { Account, Transfer } from './types.js';
+
+const TABLE_LOCK_SQL: Record<TableLock, string> = {
+  exclusive: 'FOR UPDATE',
+  shared: 'FOR SHARE',
+  none: '',
+};
+
+export class PgTxDriver implements TxDriver {
+  firstError: unknown = undefined;
+
+  constructor(private readonly client: PoolClient) {}
+
+  private async q<R extends QueryResultRow>(
+    name: string | undefined,
+    text: string,
+    values: unknown[],
+  ): Promise<R[]> {
+    try {
+      const result = await this.client.query<R>(
+        name === undefined ? { text, values } : { name, text, values },
+      );
+      return result.rows;
+    } catch (error) {
+      this.firstError ??= error;
+      throw error;
+    }
+  }
+
+  selectAccounts(ids: readonly string[], lock: boolean): Promise<Account[]> {
+    const sql = `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ANY($1::text[]) ORDER BY id ${lock ? 'FOR UPDATE' : ''}`;
+    return this.q<Account>(lock ? 'cussec_lock_accounts' : 'cussec_accounts', sql, [ids]);
+  }
+
+  async insertAccounts(accounts: readonly Account[]): Promise<void> {
+    await this.q(
+      'cussec_insert_accounts',
+      `INSERT INTO accounts (id, kind, balance_minor, created_at_ms)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])`,
+      [
+        accounts.map((a) => a.id),
+        accounts.map((a) => a.kind),
+        accounts.map((a) => a.balanceMinor),
+        accounts.map((a) => a.createdAtMs),
+      ],
+    );
+  }
+
+  selectTransfers(ids: readonly string[]): Promise<Transfer[]> {
+    return this.q<Transfer>(
+      'cussec_transfers',
+      `SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE id = ANY($1::text[])`,
+      [ids],
+    );
+  }
+
+  async insertTransfers(transfers: readonly Transfer[]): Promise<void> {
+    const n = transfers.length;
+    const [ids, debits, credits, amounts, kinds, refs] = [
+      new Array<string>(n),
+      new Array<string>(n),
+      new Array<string>(n),
+      new Array<number>(n),
+      new Array<string>(n),
+      new Array<string>(n),
+    ];
+    for (let i = 0; i < n; i++) {
+      const t = transfers[i]!;
+      [ids[i], debits[i], credits[i], amounts[i], kinds[i], refs[i]] = [
+        t.id,
+        t.debitAccountId,
+        t.creditAccountId,
+        t.amountMinor,
+        t.kind,
+        t.reference,
+      ];
+    }
+    // One transaction stamps one time on all its transfers.
+    await this.q(
+      'cussec_insert_transfers',
+      `INSERT INTO transfers (id, debit_account_id, credit_account_id, amount_minor, kind, reference, created_at_ms)
+      SELECT u.*, $7::bigint FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[]) AS u`,
+      [ids, debits, credits, amounts, kinds, refs, transfers[0]!.createdAtMs],
+    );
+  }
+
+  async addToBalances(
+    accountIds: readonly string[],
+    deltasMinor: readonly number[],
+  ): Promise<void> {
+    if (accountIds.length === 0) return;
+    await this.q(
+      'cussec_add_to_balances',
+      `UPDATE accounts AS a SET balance_minor = a.balance_minor + d.delta
+      FROM unnest($1::text[], $2::bigint[]) AS d (id, delta) WHERE a.id = d.id`,
+      [accountIds, deltasMinor],
+    );
+  }
+
+  async selectTable(id: string, lock: TableLock): Promise<TableRow | undefined> {
+    const rows = await this.q<TableRow>(
+      undefined,
+      `SELECT ${TABLE_COLUMNS} FROM tables WHERE id = $1 ${TABLE_LOCK_SQL[lock]}`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  async insertTable(r: TableRow): Promise<boolean> {
+    const rows = await this.q(
+      undefined,
+      `INSERT INTO tables (id, config_json, state_json, version, updated_at_ms)
+      VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [r.id, r.configJson, r.stateJson, r.version, r.updatedAtMs],
+    );
+    return rows.length === 1;
+  }
+
+  async updateTable(
+    id: string,
+    expectedVersion: number,
+    stateJson: string,
+    configJson: string | undefined,
+    nowMs: number,
+  ): Promise<number | undefined> {
+    const rows = await this.q<{ version: number }>(
+      'cussec_update_table',
+      `UPDATE tables SET state_json = $1,
+      config_json = COALESCE($2, config_json), version = version + 1, updated_at_ms = $3
+      WHERE id = $4 AND version = $5 RETURNING version`,
+      [stateJson, configJson ?? null, nowMs, id, expectedVersion],
+    );
+    return rows[0]?.version;
+  }
+
+  async selectCommand(
+    key: string,
+  ): Promise<{ requestHash: string; responseJson: string } | undefined> {
+    const rows = await this.q<{ requestHash: string; responseJson: string }>(
+      'cussec_command',
+      'SELECT request_hash AS "requestHash", response_json AS "responseJson" FROM commands WHERE key = $1',
+      [key],
+    );
+    return rows[0];
+  }
+
+  async insertCommand(
+    key: string,
+    requestHash: string,
+    responseJson: string,
+    nowMs: number,
+  ): Promise<void> {
+    await this.q(
+      'cussec_insert_command',
+      'INSERT INTO commands (key, request_hash, response_json, created_at_ms) VALUES ($1, $2, $3, $4)',
+      [key, requestHash, responseJson, nowMs],
+    );
+  }
+
+  async lockJournalHead(): Promise<{ lastSeq: number; lastHash: string }> {
+    const rows = await this.q<{ lastSeq: number; lastHash: string }>(
+      'cussec_lock_head',
+      `SELECT last_seq AS "lastSeq", last_hash AS "lastHash" FROM journal_head WHERE chain = 'global' FOR UPDATE`,
+      [],
+    );
+    return rows[0]!;
+  }
+
+  async insertJournal(entries: readonly ChainedEntry[]): Promise<void> {
+    const col = <K extends keyof ChainedEntry['entry']>(k: K): ChainedEntry['entry'][K][] =>
+      entries.map((c) => c.entry[k]);
+    await this.q(
+      'cussec_insert_journal',
+      `INSERT INTO journal (seq, table_id, type, payload_json, at_ms, prev_hash, hash)
+      SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[])`,
+      [
+        col('seq'),
+        col('tableId'),
+        col('type'),
+        entries.map((c) => c.payloadJson),
+        col('atMs'),
+        col('prevHash'),
+        col('hash'),
+      ],
+    );
+    const last = entries[entries.length - 1]!.entry;
+    await this.q(
+      'cussec_move_head',
+      `UPDATE journal_head SET last_seq = $1, last_hash = $2 WHERE chain = 'global'`,
+      [last.seq, last.hash],
+    );
+  }
+}

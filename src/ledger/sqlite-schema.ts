@@ -1,0 +1,93 @@
+/**
+ * SQLite migrations, applied in order on open. A migration is never edited
+ * once released: a change is a new migration with the next number.
+ */
+import { GENESIS_HASH } from '../journal/index.js';
+import type { Migration } from './migration.js';
+
+const refuse = (table: string, op: 'UPDATE' | 'DELETE', why: string): string => `
+CREATE TRIGGER ${table}_refuse_${op.toLowerCase()} BEFORE ${op} ON ${table}
+BEGIN SELECT RAISE(ABORT, 'cussec: ${op} on ${table} is refused: ${why}'); END;`;
+
+export const SQLITE_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'ledger, tables, commands, journal',
+    sql: `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+${refuse('meta', 'UPDATE', 'the ledger currency is fixed at creation')}
+${refuse('meta', 'DELETE', 'the ledger currency is fixed at creation')}
+
+CREATE TABLE accounts (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('wallet', 'in-play', 'bankroll', 'cage')),
+  balance_minor INTEGER NOT NULL DEFAULT 0,
+  created_at_ms INTEGER NOT NULL,
+  -- Only house accounts may go below zero (see AccountKind).
+  CONSTRAINT balance_not_negative CHECK (balance_minor >= 0 OR kind IN ('bankroll', 'cage'))
+) STRICT, WITHOUT ROWID; -- one B-tree search per balance read or update, not two
+${refuse('accounts', 'DELETE', 'accounts are never deleted')}
+CREATE TRIGGER accounts_refuse_rekind BEFORE UPDATE OF id, kind, created_at_ms ON accounts
+BEGIN SELECT RAISE(ABORT, 'cussec: an account''s id and kind never change'); END;
+
+CREATE TABLE transfers (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  debit_account_id TEXT NOT NULL REFERENCES accounts (id),
+  credit_account_id TEXT NOT NULL REFERENCES accounts (id),
+  amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+  kind TEXT NOT NULL,
+  reference TEXT NOT NULL,
+  created_at_ms INTEGER NOT NULL,
+  CHECK (debit_account_id <> credit_account_id)
+) STRICT;
+CREATE INDEX transfers_by_reference ON transfers (reference);
+-- No index by debit or credit account: two more B-trees per transfer cost about
+-- a third of the settlement's throughput; transfersOfAccount scans instead.
+${refuse('transfers', 'UPDATE', 'transfers are immutable; post a correcting transfer')}
+${refuse('transfers', 'DELETE', 'transfers are immutable; post a correcting transfer')}
+
+CREATE TABLE tables (
+  id TEXT PRIMARY KEY,
+  config_json TEXT NOT NULL,
+  state_json TEXT NOT NULL,
+  version INTEGER NOT NULL CHECK (version >= 1),
+  updated_at_ms INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE commands (
+  key TEXT PRIMARY KEY,
+  request_hash TEXT NOT NULL,
+  response_json TEXT NOT NULL,
+  created_at_ms INTEGER NOT NULL
+) STRICT;
+${refuse('commands', 'UPDATE', 'a command keeps its first answer')}
+
+CREATE TABLE journal (
+  seq INTEGER PRIMARY KEY CHECK (seq >= 1),
+  table_id TEXT,
+  type TEXT NOT NULL,
+  payload_json TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL
+) STRICT;
+CREATE INDEX journal_by_table ON journal (table_id, seq);
+${refuse('journal', 'UPDATE', 'the journal is append-only')}
+${refuse('journal', 'DELETE', 'the journal is append-only')}
+
+CREATE TABLE journal_head (
+  chain TEXT PRIMARY KEY,
+  last_seq INTEGER NOT NULL,
+  last_hash TEXT NOT NULL
+) STRICT;
+INSERT INTO journal_head (chain, last_seq, last_hash) VALUES ('global', 0, '${GENESIS_HASH}');
+${refuse('journal_head', 'DELETE', 'the journal head is never removed')}
+-- The head only moves forward, and only onto an entry that exists.
+CREATE TRIGGER journal_head_forward_only BEFORE UPDATE ON journal_head
+WHEN NEW.chain <> OLD.chain OR NEW.last_seq <= OLD.last_seq
+  OR NOT EXISTS (SELECT 1 FROM journal WHERE seq = NEW.last_seq AND hash = NEW.last_hash)
+BEGIN SELECT RAISE(ABORT, 'cussec: the journal head only moves forward to an existing entry'); END;
+`,
+  },
+];

@@ -1,0 +1,228 @@
+/**
+ * The embedded Store: one SQLite file in WAL mode with synchronous=FULL, so a
+ * commit that returned survives a power cut.
+ *
+ * better-sqlite3 is synchronous and has one connection per handle. Writes go
+ * through one writer connection, one transaction at a time (a Mutex keeps the
+ * async callbacks of two transactions from interleaving), each opened with
+ * BEGIN IMMEDIATE so it holds SQLite's write lock from its first statement and
+ * never has to be retried. Reads outside transactions use a second, read-only
+ * connection, so they see committed data only and never wait for a writer.
+ */
+import { realpathSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import type { JournalEntry } from '../journal/index.js';
+import { Mutex } from './mutex.js';
+import {
+  ACCOUNT_COLUMNS,
+  JOURNAL_COLUMNS,
+  type JournalRow,
+  pageLimit,
+  TABLE_COLUMNS,
+  toJournalEntry,
+  TRANSFER_COLUMNS,
+} from './sql-columns.js';
+import { SqliteTxDriver } from './sqlite-driver.js';
+import { migrateSqlite } from './sqlite-migrate.js';
+import {
+  PAGE_ROWS_MAX,
+  type Store,
+  type TableRecord,
+  type TransactionOptions,
+  type Tx,
+} from './store.js';
+import { DriverTx, type TableRow, toTableRecord } from './tx.js';
+import type { Account, Currency, Transfer } from './types.js';
+
+export interface SqliteStoreOptions {
+  /** A file path; the file is created when missing. */
+  readonly path: string;
+  /** The ledger's currency: set on creation, checked on every later open. */
+  readonly currency: Currency;
+  readonly clock?: () => number;
+  /** How long to wait for another process's write lock before failing with SQLITE_BUSY. */
+  readonly busyTimeoutMs?: number;
+  /** The writer's page cache; default 64 MiB. */
+  readonly cacheSizeKib?: number;
+  /** Transactions allowed to queue behind the running one. */
+  readonly waitingTransactionsMax?: number;
+}
+
+type SeqTransfer = Transfer & { readonly seq: number };
+
+/**
+ * One Mutex per database file in this process. Two stores on one file must
+ * share it: BEGIN IMMEDIATE waits for another connection's write lock by
+ * blocking the thread, so a second store in the same process would block the
+ * very event loop the first one needs to finish its transaction.
+ */
+const mutexByFile = new Map<string, Mutex>();
+
+function mutexFor(path: string, waitingMax: number): Mutex {
+  const key = realpathSync(path);
+  let mutex = mutexByFile.get(key);
+  if (mutex === undefined) {
+    mutex = new Mutex(waitingMax);
+    mutexByFile.set(key, mutex);
+  }
+  return mutex;
+}
+
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
+  const clock = options.clock ?? Date.now;
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  const writer = new Database(options.path);
+  try {
+    writer.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('synchronous = FULL');
+    writer.pragma('foreign_keys = ON');
+    // A settlement touches tens of thousands of index pages; SQLite's default
+    // 2 MB page cache would send most of them back to the OS on every batch.
+    writer.pragma(`cache_size = -${options.cacheSizeKib ?? 65_536}`);
+    const mutex = mutexFor(options.path, options.waitingTransactionsMax ?? 10_000);
+    // Through the mutex: another store of this process may be inside a transaction.
+    await mutex.run(() => Promise.resolve(migrateSqlite(writer, options.currency, clock())));
+    const reader = new Database(options.path, { readonly: true });
+    reader.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    return new SqliteStore(writer, reader, options.currency, clock, mutex);
+  } catch (error) {
+    writer.close();
+    throw error;
+  }
+}
+
+class SqliteStore implements Store {
+  readonly engine = 'sqlite' as const;
+  private readonly driver: SqliteTxDriver;
+  private closed = false;
+
+  constructor(
+    private readonly writer: Database.Database,
+    private readonly reader: Database.Database,
+    readonly currency: Currency,
+    private readonly clock: () => number,
+    private readonly mutex: Mutex,
+  ) {
+    this.driver = new SqliteTxDriver(writer);
+  }
+
+  transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    return this.mutex.run(async () => {
+      if (this.closed) throw new Error('store is closed');
+      const tx = new DriverTx(this.driver, this.currency, options?.nowMs ?? this.clock());
+      this.writer.exec('BEGIN IMMEDIATE');
+      try {
+        const value = await fn(tx);
+        tx.close();
+        this.writer.exec('COMMIT');
+        return value;
+      } catch (error) {
+        tx.close();
+        if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  private all<R>(sql: string, ...params: unknown[]): Promise<R[]> {
+    return Promise.resolve(this.reader.prepare(sql).all(...params) as R[]);
+  }
+
+  private async one<R>(sql: string, ...params: unknown[]): Promise<R | undefined> {
+    return (await this.all<R>(sql, ...params))[0];
+  }
+
+  getAccount(id: string): Promise<Account | undefined> {
+    return this.one<Account>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`, id);
+  }
+
+  listAccounts(query: { afterId?: string; limit?: number } = {}): Promise<Account[]> {
+    const sql = `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id > ? ORDER BY id LIMIT ?`;
+    return this.all<Account>(sql, query.afterId ?? '', pageLimit(query.limit, PAGE_ROWS_MAX));
+  }
+
+  getTransfer(id: string): Promise<Transfer | undefined> {
+    return this.one<Transfer>(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE id = ?`, id);
+  }
+
+  transfersByReference(reference: string): Promise<Transfer[]> {
+    return this.all<Transfer>(
+      `SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE reference = ? ORDER BY seq`,
+      reference,
+    );
+  }
+
+  transfersOfAccount(
+    accountId: string,
+    query: { afterSeq?: number; limit?: number } = {},
+  ): Promise<SeqTransfer[]> {
+    const sql = `SELECT seq, ${TRANSFER_COLUMNS} FROM transfers
+      WHERE (debit_account_id = ? OR credit_account_id = ?) AND seq > ? ORDER BY seq LIMIT ?`;
+    return this.all<SeqTransfer>(
+      sql,
+      accountId,
+      accountId,
+      query.afterSeq ?? 0,
+      pageLimit(query.limit, PAGE_ROWS_MAX),
+    );
+  }
+
+  listTransfers(query: { afterSeq?: number; limit?: number } = {}): Promise<SeqTransfer[]> {
+    const sql = `SELECT seq, ${TRANSFER_COLUMNS} FROM transfers WHERE seq > ? ORDER BY seq LIMIT ?`;
+    return this.all<SeqTransfer>(sql, query.afterSeq ?? 0, pageLimit(query.limit, PAGE_ROWS_MAX));
+  }
+
+  async getTable(id: string): Promise<TableRecord | undefined> {
+    const row = await this.one<TableRow>(`SELECT ${TABLE_COLUMNS} FROM tables WHERE id = ?`, id);
+    return row === undefined ? undefined : toTableRecord(row);
+  }
+
+  async readJournal(query: {
+    fromSeq: number;
+    limit: number;
+    tableId?: string;
+  }): Promise<JournalEntry[]> {
+    const limit = pageLimit(query.limit, PAGE_ROWS_MAX);
+    const rows =
+      query.tableId === undefined
+        ? await this.all<JournalRow>(
+            `SELECT ${JOURNAL_COLUMNS} FROM journal WHERE seq >= ? ORDER BY seq LIMIT ?`,
+            query.fromSeq,
+            limit,
+          )
+        : await this.all<JournalRow>(
+            `SELECT ${JOURNAL_COLUMNS} FROM journal WHERE table_id = ? AND seq >= ? ORDER BY seq LIMIT ?`,
+            query.tableId,
+            query.fromSeq,
+            limit,
+          );
+    return rows.map(toJournalEntry);
+  }
+
+  async journalHead(): Promise<{ lastSeq: number; lastHash: string }> {
+    const head = await this.one<{ lastSeq: number; lastHash: string }>(
+      `SELECT last_seq AS "lastSeq", last_hash AS "lastHash" FROM journal_head WHERE chain = 'global'`,
+    );
+    return head!;
+  }
+
+  schemaVersions(): Promise<number[]> {
+    return Promise.resolve(
+      this.reader
+        .prepare('SELECT version FROM schema_migrations ORDER BY version')
+        .pluck()
+        .all() as number[],
+    );
+  }
+
+  async close(): Promise<void> {
+    // Let queued transactions finish first, so none is cut off mid-way.
+    await this.mutex.run(() => {
+      this.closed = true;
+      return Promise.resolve();
+    });
+    this.reader.close();
+    this.writer.close();
+  }
+}

@@ -1,0 +1,500 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ALICE,
+  BANKROLL,
+  BOB,
+  CAGE,
+  IN_PLAY,
+  balances,
+  linkAll,
+  seedTable,
+  transfer,
+} from './test-fixtures.js';
+import { withStores } from './testing.js';
+import type { Store } from './store.js';
+import { StoreOpenError } from './errors.js';
+import type { TransferInput } from './types.js';
+
+const post = (store: Store, transfers: readonly TransferInput[]) =>
+  store.transaction((tx) => tx.postTransfers(transfers));
+
+withStores('ledger store', (h) => {
+  describe('transfers: a round from deposit to withdrawal', () => {
+    // Each step is one transaction; the balances after it are what the table says.
+    const steps: { name: string; batch: TransferInput[]; after: Record<string, number> }[] = [
+      {
+        name: 'deposit cage -> wallet',
+        batch: [transfer('dep', CAGE, ALICE, 10_000, { kind: 'deposit' })],
+        after: { [ALICE]: 10_000, [CAGE]: -1_010_000 },
+      },
+      {
+        name: 'bet wallet -> in-play',
+        batch: [transfer('bet1', ALICE, IN_PLAY, 1_000, { kind: 'bet' })],
+        after: { [ALICE]: 9_000, [IN_PLAY]: 1_000 },
+      },
+      {
+        name: 'second bet',
+        batch: [transfer('bet2', ALICE, IN_PLAY, 500, { kind: 'bet' })],
+        after: { [ALICE]: 8_500, [IN_PLAY]: 1_500 },
+      },
+      {
+        name: 'loss in-play -> bankroll',
+        batch: [transfer('loss2', IN_PLAY, BANKROLL, 500, { kind: 'loss' })],
+        after: { [IN_PLAY]: 1_000, [BANKROLL]: 1_000_500 },
+      },
+      {
+        name: 'win: stake in-play -> wallet, winnings bankroll -> wallet',
+        batch: linkAll([
+          transfer('ret1', IN_PLAY, ALICE, 1_000, { kind: 'stake-returned' }),
+          transfer('win1', BANKROLL, ALICE, 1_000, { kind: 'win' }),
+        ]),
+        after: { [ALICE]: 10_500, [IN_PLAY]: 0, [BANKROLL]: 999_500 },
+      },
+      {
+        name: 'withdrawal wallet -> cage',
+        batch: [transfer('wd', ALICE, CAGE, 2_000, { kind: 'withdrawal' })],
+        after: { [ALICE]: 8_500, [CAGE]: -1_008_000 },
+      },
+    ];
+
+    it('moves money step by step and the balances always sum to zero', async () => {
+      const store = await h.open();
+      await seedTable(store);
+      for (const step of steps) {
+        const result = await post(store, step.batch);
+        expect(result.ok, step.name).toBe(true);
+        expect(
+          result.results.map((r) => r.status),
+          step.name,
+        ).toEqual(step.batch.map(() => 'created'));
+        expect(await balances(store, Object.keys(step.after)), step.name).toEqual(step.after);
+        const all = await store.listAccounts();
+        expect(
+          all.reduce((s, a) => s + a.balanceMinor, 0),
+          step.name,
+        ).toBe(0);
+      }
+      expect((await store.transfersByReference('ref')).map((t) => t.id)).toEqual([
+        'dep',
+        'bet1',
+        'bet2',
+        'loss2',
+        'ret1',
+        'win1',
+        'wd',
+      ]);
+      expect((await store.transfersOfAccount(IN_PLAY)).map((t) => t.id)).toEqual([
+        'bet1',
+        'bet2',
+        'loss2',
+        'ret1',
+      ]);
+    });
+  });
+
+  describe('operating errors', () => {
+    const MAX = Number.MAX_SAFE_INTEGER;
+    const cases: {
+      name: string;
+      setup?: TransferInput[];
+      batch: TransferInput[];
+      expected: { status: string; code?: string; accountId?: string }[];
+    }[] = [
+      {
+        name: 'currency-mismatch',
+        batch: [transfer('x', CAGE, ALICE, 1, { currency: 'HKD' })],
+        expected: [{ status: 'failed', code: 'currency-mismatch' }],
+      },
+      {
+        name: 'id-conflict',
+        setup: [transfer('x', CAGE, ALICE, 1)],
+        batch: [transfer('x', CAGE, ALICE, 2)],
+        expected: [{ status: 'failed', code: 'id-conflict' }],
+      },
+      {
+        name: 'account-not-found (debit)',
+        batch: [transfer('x', 'wallet:nobody', ALICE, 1)],
+        expected: [{ status: 'failed', code: 'account-not-found', accountId: 'wallet:nobody' }],
+      },
+      {
+        name: 'account-not-found (credit)',
+        batch: [transfer('x', CAGE, 'wallet:nobody', 1)],
+        expected: [{ status: 'failed', code: 'account-not-found', accountId: 'wallet:nobody' }],
+      },
+      {
+        name: 'insufficient-funds (wallet)',
+        batch: [transfer('x', ALICE, IN_PLAY, 1)],
+        expected: [{ status: 'failed', code: 'insufficient-funds', accountId: ALICE }],
+      },
+      {
+        name: 'insufficient-funds (in-play)',
+        batch: [transfer('x', IN_PLAY, ALICE, 1)],
+        expected: [{ status: 'failed', code: 'insufficient-funds', accountId: IN_PLAY }],
+      },
+      {
+        name: 'overflow',
+        setup: [transfer('big', CAGE, BOB, MAX - 1_000_000)],
+        batch: [transfer('x', CAGE, BOB, 1)],
+        expected: [{ status: 'failed', code: 'overflow' }],
+      },
+      {
+        name: 'linked-chain-open',
+        batch: [
+          transfer('a', CAGE, ALICE, 1, { linked: true }),
+          transfer('b', CAGE, ALICE, 1, { linked: true }),
+        ],
+        expected: [
+          { status: 'failed', code: 'linked-event-failed' },
+          { status: 'failed', code: 'linked-chain-open' },
+        ],
+      },
+      {
+        name: 'linked-event-failed',
+        batch: linkAll([
+          transfer('a', CAGE, ALICE, 5),
+          transfer('b', ALICE, IN_PLAY, 10),
+          transfer('c', CAGE, BOB, 1),
+        ]),
+        expected: [
+          { status: 'failed', code: 'linked-event-failed' },
+          { status: 'failed', code: 'insufficient-funds', accountId: ALICE },
+          { status: 'failed', code: 'linked-event-failed' },
+        ],
+      },
+      // Precedence: the earlier code in the documented list wins.
+      {
+        name: 'currency-mismatch before account-not-found',
+        batch: [transfer('x', 'nobody', ALICE, 1, { currency: 'HKD' })],
+        expected: [{ status: 'failed', code: 'currency-mismatch' }],
+      },
+      {
+        name: 'id-conflict before account-not-found',
+        setup: [transfer('x', CAGE, ALICE, 1)],
+        batch: [transfer('x', CAGE, 'nobody', 1)],
+        expected: [{ status: 'failed', code: 'id-conflict' }],
+      },
+      {
+        name: 'account-not-found before insufficient-funds',
+        batch: [transfer('x', ALICE, 'nobody', 1)],
+        expected: [{ status: 'failed', code: 'account-not-found', accountId: 'nobody' }],
+      },
+    ];
+
+    for (const c of cases) {
+      it(`reports ${c.name} and moves nothing`, async () => {
+        const store = await h.open();
+        await seedTable(store);
+        if (c.setup) expect((await post(store, c.setup)).ok).toBe(true);
+        const before = await store.listAccounts();
+        const result = await post(store, c.batch);
+        expect(result.ok).toBe(false);
+        expect(result.results).toEqual(c.expected.map((e, i) => ({ id: c.batch[i]!.id, ...e })));
+        expect(await store.listAccounts()).toEqual(before);
+      });
+    }
+
+    it('judges each transfer at its place in the batch, not on the batch net', async () => {
+      const store = await h.open();
+      await seedTable(store);
+      // Net, alice ends at 0; but the bet comes before the deposit, when she has nothing.
+      const result = await post(store, [
+        transfer('bet', ALICE, IN_PLAY, 100),
+        transfer('dep', CAGE, ALICE, 100),
+      ]);
+      expect(result.results.map((r) => (r.status === 'failed' ? r.code : r.status))).toEqual([
+        'insufficient-funds',
+        'created',
+      ]);
+      expect(await balances(store, [ALICE, IN_PLAY])).toEqual({ [ALICE]: 100, [IN_PLAY]: 0 });
+    });
+
+    it('lets a bankroll and the cage go below zero', async () => {
+      const store = await h.open();
+      await seedTable(store, 100);
+      const result = await post(store, [transfer('win', BANKROLL, ALICE, 1_000, { kind: 'win' })]);
+      expect(result.ok).toBe(true);
+      expect(await balances(store, [BANKROLL, ALICE, CAGE])).toEqual({
+        [BANKROLL]: -900,
+        [ALICE]: 1_000,
+        [CAGE]: -100,
+      });
+    });
+
+    it('treats malformed transfers as programming errors', async () => {
+      const store = await h.open();
+      await seedTable(store);
+      for (const bad of [
+        transfer('x', CAGE, ALICE, 0),
+        transfer('x', CAGE, ALICE, 1.5),
+        transfer('', CAGE, ALICE, 1),
+        transfer('x', ALICE, ALICE, 1),
+        transfer('x', CAGE, ALICE, 1, { kind: 'Bad Kind' }),
+      ]) {
+        await expect(post(store, [bad])).rejects.toThrow(/transfer/);
+      }
+    });
+  });
+
+  describe('idempotency', () => {
+    it('answers a retried transfer with exists and the first result, moving money once', async () => {
+      const store = await h.open();
+      await seedTable(store);
+      const first = await store.transaction(
+        (tx) => tx.postTransfers([transfer('dep', CAGE, ALICE, 700)]),
+        { nowMs: 1_000 },
+      );
+      const again = await store.transaction(
+        (tx) => tx.postTransfers([transfer('dep', CAGE, ALICE, 700)]),
+        { nowMs: 2_000 },
+      );
+      expect(first.results[0]).toMatchObject({ status: 'created' });
+      expect(again.results[0]).toEqual({
+        status: 'exists',
+        transfer: { ...(first.results[0] as { transfer: object }).transfer, createdAtMs: 1_000 },
+      });
+      expect(await store.getTransfer('dep')).toMatchObject({
+        createdAtMs: 1_000,
+        amountMinor: 700,
+      });
+      expect((await store.getAccount(ALICE))?.balanceMinor).toBe(700);
+    });
+
+    it('answers a repeated id inside one batch with exists, or id-conflict when it differs', async () => {
+      const store = await h.open();
+      await seedTable(store);
+      const result = await post(store, [
+        transfer('d', CAGE, ALICE, 5),
+        transfer('d', CAGE, ALICE, 5),
+        transfer('d', CAGE, ALICE, 6),
+      ]);
+      expect(result.results.map((r) => (r.status === 'failed' ? r.code : r.status))).toEqual([
+        'created',
+        'exists',
+        'id-conflict',
+      ]);
+      expect((await store.getAccount(ALICE))?.balanceMinor).toBe(5);
+    });
+
+    it('replays a command answer and refuses its key for another request', async () => {
+      const store = await h.open();
+      const run = (key: string, hash: string) =>
+        store.transaction(async (tx) => {
+          const seen = await tx.findCommand(key, hash);
+          if (seen.status !== 'new') return seen;
+          await tx.putCommand(key, hash, { accepted: true, n: 1 });
+          return { status: 'fresh' as const };
+        });
+      expect(await run('k1', 'h1')).toEqual({ status: 'fresh' });
+      expect(await run('k1', 'h1')).toEqual({
+        status: 'replay',
+        response: { accepted: true, n: 1 },
+      });
+      expect(await run('k1', 'h2')).toEqual({
+        status: 'conflict',
+        code: 'idempotency-key-conflict',
+      });
+    });
+  });
+
+  describe('linked batches', () => {
+    it('applies none of a linked batch when one transfer fails', async () => {
+      const store = await h.open();
+      await seedTable(store);
+      const result = await post(
+        store,
+        linkAll([
+          transfer('a', CAGE, ALICE, 100),
+          transfer('b', ALICE, IN_PLAY, 50),
+          transfer('c', IN_PLAY, BANKROLL, 60),
+        ]),
+      );
+      expect(result.results.map((r) => r.status)).toEqual(['failed', 'failed', 'failed']);
+      expect(await store.getTransfer('a')).toBeUndefined();
+      expect(await balances(store, [ALICE, IN_PLAY])).toEqual({ [ALICE]: 0, [IN_PLAY]: 0 });
+    });
+
+    it('applies independent transfers around a failed chain', async () => {
+      const store = await h.open();
+      await seedTable(store);
+      const batch = [
+        transfer('a', CAGE, ALICE, 100),
+        ...linkAll([transfer('b', ALICE, IN_PLAY, 50), transfer('c', BOB, IN_PLAY, 1)]),
+        transfer('d', ALICE, IN_PLAY, 30),
+      ];
+      const result = await post(store, batch);
+      expect(result.results.map((r) => r.status)).toEqual([
+        'created',
+        'failed',
+        'failed',
+        'created',
+      ]);
+      expect(await balances(store, [ALICE, IN_PLAY, BOB])).toEqual({
+        [ALICE]: 70,
+        [IN_PLAY]: 30,
+        [BOB]: 0,
+      });
+    });
+  });
+
+  describe('accounts', () => {
+    it('creates accounts idempotently and refuses another kind under a known id', async () => {
+      const store = await h.open();
+      const r = await store.transaction((tx) =>
+        tx.createAccounts([
+          { id: 'wallet:z', kind: 'wallet' },
+          { id: 'wallet:z', kind: 'wallet' },
+          { id: 'wallet:z', kind: 'bankroll' },
+        ]),
+      );
+      expect(r.map((x) => x.status)).toEqual(['created', 'exists', 'failed']);
+      const again = await store.transaction((tx) =>
+        tx.createAccounts([{ id: 'wallet:z', kind: 'wallet' }]),
+      );
+      expect(again[0]?.status).toBe('exists');
+      expect((await store.listAccounts()).map((a) => a.id)).toEqual(['cage', 'wallet:z']);
+      expect(await store.listAccounts({ afterId: 'cage', limit: 1 })).toMatchObject([
+        { id: 'wallet:z', kind: 'wallet', balanceMinor: 0 },
+      ]);
+    });
+  });
+
+  describe('database guards behind the Store', () => {
+    it('refuses a wallet or in-play balance below zero (CHECK constraint)', async () => {
+      const store = await h.open({ db: 'guards1' });
+      await seedTable(store);
+      await expect(
+        h.raw('guards1', `UPDATE accounts SET balance_minor = -1 WHERE id = '${ALICE}'`),
+      ).rejects.toThrow(/balance_not_negative|CHECK/i);
+      await expect(
+        h.raw('guards1', `UPDATE accounts SET balance_minor = -1 WHERE id = '${IN_PLAY}'`),
+      ).rejects.toThrow(/balance_not_negative|CHECK/i);
+    });
+
+    it('refuses UPDATE and DELETE of transfers, the journal and accounts', async () => {
+      const store = await h.open({ db: 'guards2' });
+      await seedTable(store);
+      await store.transaction((tx) =>
+        tx.appendJournal([{ tableId: 'T1', type: 'opened', payload: {} }]),
+      );
+      for (const sql of [
+        'UPDATE transfers SET amount_minor = 1',
+        'DELETE FROM transfers',
+        "UPDATE journal SET type = 'x'",
+        'DELETE FROM journal',
+        `DELETE FROM accounts WHERE id = '${ALICE}'`,
+        `UPDATE accounts SET kind = 'bankroll' WHERE id = '${ALICE}'`,
+        "UPDATE meta SET value = 'HKD'",
+      ]) {
+        await expect(h.raw('guards2', sql), sql).rejects.toThrow(/cussec: /);
+      }
+      if (h.engine === 'postgres') {
+        await expect(h.raw('guards2', 'TRUNCATE transfers CASCADE')).rejects.toThrow(/cussec: /);
+        await expect(h.raw('guards2', 'TRUNCATE journal')).rejects.toThrow(/cussec: /);
+      }
+      expect(await store.getTransfer('fund-bankroll')).toMatchObject({ amountMinor: 1_000_000 });
+    });
+  });
+
+  describe('tables', () => {
+    it('creates, loads with a lock, saves with a version check', async () => {
+      const store = await h.open();
+      const out = await store.transaction(
+        async (tx) => {
+          const created = await tx.createTable('T1', { currency: 'MOP' }, { phase: 'idle' });
+          const again = await tx.createTable('T1', {}, {});
+          const loaded = await tx.loadTable('T1', { lock: 'exclusive' });
+          const saved = await tx.saveTable('T1', 1, { phase: 'covered' });
+          const stale = await tx.saveTable('T1', 1, { phase: 'stale' });
+          const missing = await tx.saveTable('T9', 1, {});
+          return { created, again, loaded, saved, stale, missing };
+        },
+        { nowMs: 5 },
+      );
+      expect(out).toEqual({
+        created: 'created',
+        again: 'exists',
+        loaded: {
+          id: 'T1',
+          config: { currency: 'MOP' },
+          state: { phase: 'idle' },
+          version: 1,
+          updatedAtMs: 5,
+        },
+        saved: { ok: true, version: 2 },
+        stale: { ok: false, code: 'version-conflict' },
+        missing: { ok: false, code: 'table-not-found' },
+      });
+      expect(await store.getTable('T1')).toMatchObject({
+        state: { phase: 'covered' },
+        version: 2,
+        config: { currency: 'MOP' },
+      });
+      const loadedNone = await store.transaction((tx) => tx.loadTable('T1', { lock: 'none' }));
+      expect(loadedNone?.version).toBe(2);
+    });
+  });
+
+  describe('transactions', () => {
+    it('rolls everything back when the callback throws', async () => {
+      const store = await h.open();
+      await seedTable(store);
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.createTable('T1', {}, { n: 1 });
+          await tx.postTransfers([transfer('dep', CAGE, ALICE, 10)]);
+          await tx.appendJournal([{ tableId: 'T1', type: 'deposit', payload: { n: 1 } }]);
+          await tx.putCommand('k', 'h', {});
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(await store.getTable('T1')).toBeUndefined();
+      expect(await store.getTransfer('dep')).toBeUndefined();
+      expect((await store.journalHead()).lastSeq).toBe(0);
+      expect(await store.transaction((tx) => tx.findCommand('k', 'h'))).toEqual({ status: 'new' });
+    });
+
+    it('refuses a Tx used after its transaction ended', async () => {
+      const store = await h.open();
+      let leaked: import('./store.js').Tx | undefined;
+      await store.transaction(async (tx) => {
+        leaked = tx;
+        return Promise.resolve();
+      });
+      await expect(leaked!.balance(CAGE)).rejects.toThrow(/transaction is over/);
+    });
+
+    it('sees its own writes inside the transaction', async () => {
+      const store = await h.open();
+      await seedTable(store);
+      const seen = await store.transaction(async (tx) => {
+        await tx.postTransfers([transfer('dep', CAGE, ALICE, 42)]);
+        return tx.balance(ALICE);
+      });
+      expect(seen).toBe(42);
+    });
+  });
+
+  describe('opening', () => {
+    it('keeps the currency chosen at creation and refuses another', async () => {
+      const db = h.freshDb();
+      const first = await h.open({ db, currency: 'HKD' });
+      expect(first.currency).toBe('HKD');
+      await expect(h.open({ db, currency: 'MOP' })).rejects.toSatisfy(
+        (e: unknown) => e instanceof StoreOpenError && e.code === 'currency-mismatch',
+      );
+      const second = await h.open({ db, currency: 'HKD' });
+      const r = await second.transaction((tx) =>
+        tx.postTransfers([transfer('x', CAGE, CAGE + 'x', 1)]),
+      );
+      expect(r.results[0]).toMatchObject({ code: 'currency-mismatch' });
+    });
+
+    it('applies migrations once, however often and however concurrently it is opened', async () => {
+      const db = h.freshDb();
+      const stores = await Promise.all([h.open({ db }), h.open({ db }), h.open({ db })]);
+      const again = await h.open({ db });
+      for (const s of [...stores, again]) expect(await s.schemaVersions()).toEqual([1]);
+      expect(await h.raw(db, 'SELECT version FROM schema_migrations')).toEqual([{ version: 1 }]);
+    });
+  });
+});

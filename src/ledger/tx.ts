@@ -1,0 +1,305 @@
+/**
+ * The one Tx implementation, over a small engine-specific driver: the rules
+ * (transfer planning, idempotency, version checks, chaining) live here once, and
+ * each engine only says how to read and write rows.
+ */
+import { check } from './check.js';
+import {
+  chainEntries,
+  type ChainedEntry,
+  type JournalEntry,
+  type JournalInput,
+} from '../journal/index.js';
+import type { CommandLookup, SaveTableResult, TableLock, TableRecord, Tx } from './store.js';
+import { type OptimisticPlan, planOptimistic, planTransfers } from './transfer-plan.js';
+import {
+  type Account,
+  type AccountInput,
+  ACCOUNT_KINDS,
+  type CreateAccountResult,
+  type Currency,
+  ID_LENGTH_MAX,
+  type PostTransfersResult,
+  type Transfer,
+  type TransferInput,
+} from './types.js';
+
+export interface TableRow {
+  readonly id: string;
+  readonly configJson: string;
+  readonly stateJson: string;
+  readonly version: number;
+  readonly updatedAtMs: number;
+}
+
+/**
+ * The optimistic path of postTransfers (see planOptimistic), for engines where
+ * it pays: it replaces reading every account and transfer id of a batch with
+ * checks made while writing, inside a savepoint.
+ */
+export interface OptimisticDriver {
+  savepoint(): Promise<void>;
+  rollbackToSavepoint(): Promise<void>;
+  releaseSavepoint(): Promise<void>;
+  /**
+   * balance += delta for each account that exists, and whose balance + minPrefix
+   * is not below zero (unless the account may go negative) and, like
+   * balance + maxPrefix, is a safe integer. False as soon as one account fails
+   * (the caller rolls back).
+   */
+  addToBalancesIfCovered(
+    accountIds: readonly string[],
+    deltasMinor: readonly number[],
+    minPrefixMinor: readonly number[],
+    maxPrefixMinor: readonly number[],
+  ): Promise<boolean>;
+  /** Inserts the rows, or returns false when one of their ids is stored already. */
+  insertTransfersIfNew(transfers: readonly Transfer[]): Promise<boolean>;
+}
+
+/** Row-level operations an engine provides inside a transaction. */
+export interface TxDriver {
+  readonly optimistic?: OptimisticDriver;
+  /** With `lock`, the rows stay locked until commit (PostgreSQL FOR UPDATE, in id order). */
+  selectAccounts(ids: readonly string[], lock: boolean): Promise<Account[]>;
+  insertAccounts(accounts: readonly Account[]): Promise<void>;
+  selectTransfers(ids: readonly string[]): Promise<Transfer[]>;
+  insertTransfers(transfers: readonly Transfer[]): Promise<void>;
+  /** balance += delta for each account, in one statement where the engine allows. */
+  addToBalances(accountIds: readonly string[], deltasMinor: readonly number[]): Promise<void>;
+  selectTable(id: string, lock: TableLock): Promise<TableRow | undefined>;
+  /** False when the id exists already. */
+  insertTable(row: TableRow): Promise<boolean>;
+  /** The new version, or undefined when no row has this id and version. */
+  updateTable(
+    id: string,
+    expectedVersion: number,
+    stateJson: string,
+    configJson: string | undefined,
+    nowMs: number,
+  ): Promise<number | undefined>;
+  selectCommand(
+    key: string,
+  ): Promise<{ readonly requestHash: string; readonly responseJson: string } | undefined>;
+  insertCommand(
+    key: string,
+    requestHash: string,
+    responseJson: string,
+    nowMs: number,
+  ): Promise<void>;
+  /** Reads the chain's head, locking it until commit. */
+  lockJournalHead(): Promise<{ readonly lastSeq: number; readonly lastHash: string }>;
+  /** Writes the entries and moves the head to the last of them. */
+  insertJournal(entries: readonly ChainedEntry[]): Promise<void>;
+}
+
+export function toTableRecord(row: TableRow): TableRecord {
+  return {
+    id: row.id,
+    config: JSON.parse(row.configJson) as unknown,
+    state: JSON.parse(row.stateJson) as unknown,
+    version: row.version,
+    updatedAtMs: row.updatedAtMs,
+  };
+}
+
+function toJson(value: unknown, what: string): string {
+  const json = JSON.stringify(value) as string | undefined;
+  check(typeof json === 'string', () => `${what} has no JSON form`);
+  return json;
+}
+
+function assertKey(key: string, what: string): void {
+  check(
+    typeof key === 'string' && key.length > 0 && key.length <= ID_LENGTH_MAX,
+    () => `${what}: bad id ${JSON.stringify(key)}`,
+  );
+}
+
+export class DriverTx implements Tx {
+  private open = true;
+
+  constructor(
+    private readonly driver: TxDriver,
+    readonly currency: Currency,
+    readonly nowMs: number,
+  ) {}
+
+  /** Called by the store when the callback returns or throws; the handle is dead from then on. */
+  close(): void {
+    this.open = false;
+  }
+
+  private live(): TxDriver {
+    check(
+      this.open,
+      () => 'the transaction is over: a Tx must not be used after its callback returns',
+    );
+    return this.driver;
+  }
+
+  async createAccounts(inputs: readonly AccountInput[]): Promise<CreateAccountResult[]> {
+    const driver = this.live();
+    for (const a of inputs) {
+      assertKey(a.id, 'account');
+      check(ACCOUNT_KINDS.includes(a.kind), () => `account ${a.id}: bad kind ${String(a.kind)}`);
+    }
+    const known = new Map(
+      (await driver.selectAccounts(unique(inputs.map((a) => a.id)), false)).map((a) => [a.id, a]),
+    );
+    const fresh: Account[] = [];
+    const results = inputs.map((input): CreateAccountResult => {
+      const before = known.get(input.id);
+      if (before !== undefined) {
+        return before.kind === input.kind
+          ? { status: 'exists', account: before }
+          : { status: 'failed', id: input.id, code: 'id-conflict' };
+      }
+      const account: Account = {
+        id: input.id,
+        kind: input.kind,
+        balanceMinor: 0,
+        createdAtMs: this.nowMs,
+      };
+      known.set(account.id, account);
+      fresh.push(account);
+      return { status: 'created', account };
+    });
+    if (fresh.length > 0) await driver.insertAccounts(fresh);
+    return results;
+  }
+
+  async getAccount(id: string): Promise<Account | undefined> {
+    const [account] = await this.live().selectAccounts([id], false);
+    return account;
+  }
+
+  async balance(id: string): Promise<number | undefined> {
+    return (await this.getAccount(id))?.balanceMinor;
+  }
+
+  async postTransfers(transfers: readonly TransferInput[]): Promise<PostTransfersResult> {
+    const driver = this.live();
+    if (transfers.length === 0) return { ok: true, results: [] };
+    if (driver.optimistic !== undefined) {
+      const plan = planOptimistic({ currency: this.currency, nowMs: this.nowMs, transfers });
+      if (plan !== undefined && (await tryOptimistic(driver.optimistic, plan)))
+        return { ok: true, results: plan.results };
+    }
+    const accountIds = new Set<string>();
+    const transferIds = new Set<string>();
+    for (const t of transfers) {
+      accountIds.add(t.debitAccountId).add(t.creditAccountId);
+      transferIds.add(t.id);
+    }
+    // Locking every account the batch names (the driver locks in id order, so two
+    // batches cannot deadlock on each other) makes the balances read here the
+    // ones the updates below will change.
+    const accounts = await driver.selectAccounts([...accountIds], true);
+    const existing = await driver.selectTransfers([...transferIds]);
+    const plan = planTransfers({
+      currency: this.currency,
+      nowMs: this.nowMs,
+      transfers,
+      existing: new Map(existing.map((t) => [t.id, t])),
+      accounts: new Map(accounts.map((a) => [a.id, a])),
+    });
+    if (plan.created.length > 0) {
+      await driver.insertTransfers(plan.created);
+      await driver.addToBalances(plan.deltas.accountIds, plan.deltas.deltasMinor);
+    }
+    return { ok: plan.results.every((r) => r.status !== 'failed'), results: plan.results };
+  }
+
+  async createTable(id: string, config: unknown, state: unknown): Promise<'created' | 'exists'> {
+    const driver = this.live();
+    assertKey(id, 'table');
+    const row = {
+      id,
+      configJson: toJson(config, 'table config'),
+      stateJson: toJson(state, 'table state'),
+      version: 1,
+      updatedAtMs: this.nowMs,
+    };
+    return (await driver.insertTable(row)) ? 'created' : 'exists';
+  }
+
+  async loadTable(
+    id: string,
+    options: { readonly lock: TableLock },
+  ): Promise<TableRecord | undefined> {
+    const row = await this.live().selectTable(id, options.lock);
+    return row === undefined ? undefined : toTableRecord(row);
+  }
+
+  async saveTable(
+    id: string,
+    expectedVersion: number,
+    state: unknown,
+    config?: unknown,
+  ): Promise<SaveTableResult> {
+    const driver = this.live();
+    const configJson = config === undefined ? undefined : toJson(config, 'table config');
+    const version = await driver.updateTable(
+      id,
+      expectedVersion,
+      toJson(state, 'table state'),
+      configJson,
+      this.nowMs,
+    );
+    if (version !== undefined) return { ok: true, version };
+    const current = await driver.selectTable(id, 'none');
+    return { ok: false, code: current === undefined ? 'table-not-found' : 'version-conflict' };
+  }
+
+  async findCommand(key: string, requestHash: string): Promise<CommandLookup> {
+    assertKey(key, 'command');
+    const row = await this.live().selectCommand(key);
+    if (row === undefined) return { status: 'new' };
+    if (row.requestHash !== requestHash)
+      return { status: 'conflict', code: 'idempotency-key-conflict' };
+    return { status: 'replay', response: JSON.parse(row.responseJson) as unknown };
+  }
+
+  async putCommand(key: string, requestHash: string, response: unknown): Promise<void> {
+    assertKey(key, 'command');
+    check(
+      typeof requestHash === 'string' && requestHash.length > 0,
+      () => 'command: empty request hash',
+    );
+    await this.live().insertCommand(
+      key,
+      requestHash,
+      toJson(response, 'command response'),
+      this.nowMs,
+    );
+  }
+
+  async appendJournal(inputs: readonly JournalInput[]): Promise<JournalEntry[]> {
+    const driver = this.live();
+    if (inputs.length === 0) return [];
+    const chained = chainEntries(inputs, await driver.lockJournalHead(), this.nowMs);
+    await driver.insertJournal(chained);
+    return chained.map((c) => c.entry);
+  }
+}
+
+/** Writes an optimistic plan if its preconditions hold; otherwise leaves no trace and returns false. */
+async function tryOptimistic(o: OptimisticDriver, plan: OptimisticPlan): Promise<boolean> {
+  const { accountIds, deltasMinor } = plan.deltas;
+  await o.savepoint();
+  let good = await o.addToBalancesIfCovered(
+    accountIds,
+    deltasMinor,
+    plan.minPrefixMinor,
+    plan.maxPrefixMinor,
+  );
+  if (good) good = await o.insertTransfersIfNew(plan.created);
+  if (good) await o.releaseSavepoint();
+  else await o.rollbackToSavepoint();
+  return good;
+}
+
+function unique(ids: readonly string[]): string[] {
+  return [...new Set(ids)];
+}
