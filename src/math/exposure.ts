@@ -55,15 +55,21 @@ export function exposureOfStakes(table: CompiledPaytable, stakes: Float64Array):
     }
   });
   const returned = new Float64Array(OUTCOME_COUNT);
-  let worstOutcome = 0;
-  let total = 0;
   for (let o = 0; o < OUTCOME_COUNT; o++) {
     const row = o * SPOT_COUNT;
     let sum = 0;
     for (const s of spots) sum += stakes[s]! * table.returnMultipliers[row + s]!;
     returned[o] = sum;
-    total += sum;
-    if (sum > returned[worstOutcome]!) worstOutcome = o;
+  }
+  return exposureOfReturns(returned, stakedMinor);
+}
+
+function exposureOfReturns(returned: Float64Array, stakedMinor: number): Exposure {
+  let worstOutcome = 0;
+  let total = 0;
+  for (let o = 0; o < OUTCOME_COUNT; o++) {
+    total += returned[o]!;
+    if (returned[o]! > returned[worstOutcome]!) worstOutcome = o;
   }
   const worstReturned = returned[worstOutcome]!;
   return {
@@ -77,4 +83,67 @@ export function exposureOfStakes(table: CompiledPaytable, stakes: Float64Array):
     expectedReturnedMinor: total / OUTCOME_COUNT,
     expectedHouseGainMinor: stakedMinor - total / OUTCOME_COUNT,
   };
+}
+
+/**
+ * The exposure of a round's bets kept up to date bet by bet: what the standing
+ * bets return under each outcome. Placing or withdrawing a bet costs 216
+ * multiply-adds, so the service can refuse a bet that would push the worst
+ * case over the table's liability cap before it lands.
+ */
+export class ExposureBook {
+  private readonly returned = new Float64Array(OUTCOME_COUNT);
+  private staked = 0;
+
+  constructor(private readonly table: CompiledPaytable) {}
+
+  static of(table: CompiledPaytable, bets: readonly Bet[]): ExposureBook {
+    const book = new ExposureBook(table);
+    for (const bet of bets) book.add(bet.spot, bet.stakeMinor);
+    return book;
+  }
+
+  clone(): ExposureBook {
+    const copy = new ExposureBook(this.table);
+    copy.returned.set(this.returned);
+    copy.staked = this.staked;
+    return copy;
+  }
+
+  get stakedMinor(): number {
+    return this.staked;
+  }
+
+  /** What the house loses on its worst outcome (returned − staked); negative when it wins on all. */
+  worstLossMinor(): number {
+    let max = 0;
+    for (let o = 0; o < OUTCOME_COUNT; o++) if (this.returned[o]! > max) max = this.returned[o]!;
+    return max - this.staked;
+  }
+
+  /** The worst loss if a bet of `stakeMinor` on `spot` were added. */
+  worstLossWithMinor(spot: string, stakeMinor: number): number {
+    const column = spotById(spot)!.index;
+    let max = 0;
+    for (let o = 0; o < OUTCOME_COUNT; o++) {
+      const r =
+        this.returned[o]! + stakeMinor * this.table.returnMultipliers[o * SPOT_COUNT + column]!;
+      if (r > max) max = r;
+    }
+    return max - this.staked - stakeMinor;
+  }
+
+  /** Adds a bet; a negative stake takes a withdrawn one out. */
+  add(spot: string, stakeMinor: number): void {
+    const column = spotById(spot)!.index;
+    for (let o = 0; o < OUTCOME_COUNT; o++) {
+      this.returned[o]! += stakeMinor * this.table.returnMultipliers[o * SPOT_COUNT + column]!;
+    }
+    this.staked += stakeMinor;
+  }
+
+  /** The full picture, as {@link exposure} gives it. */
+  exposure(): Exposure {
+    return exposureOfReturns(this.returned, this.staked);
+  }
 }

@@ -1,0 +1,107 @@
+/**
+ * The cage: deposits into and withdrawals from players' wallets. Each is one
+ * transfer between the cage account and the wallet, journaled in the same
+ * transaction, and idempotent by the cashier's key.
+ */
+import { hashRequest } from '../journal/index.js';
+import { CAGE_ACCOUNT_ID, type Store, walletAccount } from '../ledger/index.js';
+import type { ServiceRejection } from './table-service.js';
+
+export type CageOutcome =
+  | { readonly ok: true; readonly balanceMinor: number; readonly transferId: string }
+  | { readonly ok: false; readonly rejection: ServiceRejection };
+
+export interface CageRequest {
+  readonly playerId: string;
+  readonly amountMinor: number;
+  readonly cashierId: string;
+  /** Makes a retry safe; one is made up when the caller gives none. */
+  readonly idempotencyKey: string;
+}
+
+/** Opens a player's wallet (idempotent): a player can hold no money before it exists. */
+export async function openWallet(store: Store, playerId: string): Promise<void> {
+  await store.transaction(async (tx) => {
+    await tx.createAccounts([{ id: CAGE_ACCOUNT_ID, kind: 'cage' }, walletAccount(playerId)]);
+  });
+}
+
+export function deposit(store: Store, request: CageRequest): Promise<CageOutcome> {
+  return move(store, request, 'deposit');
+}
+
+export function withdraw(store: Store, request: CageRequest): Promise<CageOutcome> {
+  return move(store, request, 'withdrawal');
+}
+
+async function move(
+  store: Store,
+  request: CageRequest,
+  kind: 'deposit' | 'withdrawal',
+): Promise<CageOutcome> {
+  const wallet = walletAccount(request.playerId).id;
+  const hash = hashRequest({ kind, playerId: request.playerId, amountMinor: request.amountMinor });
+  const key = `cage:${request.idempotencyKey}`;
+  return store.transaction(async (tx): Promise<CageOutcome> => {
+    const found = await tx.findCommand(key, hash);
+    if (found.status === 'replay') return found.response as CageOutcome;
+    if (found.status === 'conflict') {
+      return {
+        ok: false,
+        rejection: {
+          code: 'idempotency_key_conflict',
+          message: 'this idempotency key was used for another request',
+        },
+      };
+    }
+    const transferId = `${kind}:${request.idempotencyKey}`;
+    const [debit, credit] =
+      kind === 'deposit' ? [CAGE_ACCOUNT_ID, wallet] : [wallet, CAGE_ACCOUNT_ID];
+    const posted = await tx.postTransfers([
+      {
+        id: transferId,
+        debitAccountId: debit,
+        creditAccountId: credit,
+        amountMinor: request.amountMinor,
+        currency: tx.currency,
+        kind,
+        reference: `player:${request.playerId}`,
+      },
+    ]);
+    const result = posted.results[0]!;
+    let outcome: CageOutcome;
+    if (result.status === 'failed') {
+      outcome = { ok: false, rejection: cageRefusal(result.code) };
+    } else {
+      await tx.appendJournal([
+        {
+          tableId: null,
+          type: kind,
+          payload: {
+            playerId: request.playerId,
+            amountMinor: request.amountMinor,
+            cashierId: request.cashierId,
+            transferId,
+          },
+        },
+      ]);
+      outcome = { ok: true, balanceMinor: (await tx.balance(wallet))!, transferId };
+    }
+    await tx.putCommand(key, hash, outcome);
+    return outcome;
+  });
+}
+
+function cageRefusal(code: string): ServiceRejection {
+  switch (code) {
+    case 'insufficient-funds':
+      return { code: 'insufficient_funds', message: 'the wallet does not hold that much' };
+    case 'account-not-found':
+      return { code: 'no_wallet', message: 'this player has no wallet' };
+    default:
+      return {
+        code: code.replaceAll('-', '_'),
+        message: `the ledger refused the transfer (${code})`,
+      };
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * How a table's round is stored. The small part of the state (phase, numbers,
+ * the sealed roll, the deadline) is saved with the table row on every command;
+ * the bets and the settlement, which grow with the round, are not: they are in
+ * the journal already, as bet-placed, bet-withdrawn and round-settled entries,
+ * and are rebuilt from it when a node loads the table. So a bet costs one small
+ * row update, not a rewrite of every bet of the round.
+ */
+import type { JournalEntry } from '../journal/index.js';
+import type { Store } from '../ledger/index.js';
+import {
+  initialState,
+  type PlacedBet,
+  type RoundEvent,
+  type RoundState,
+  type Settlement,
+} from '../table/index.js';
+
+export interface RoundHeader extends Omit<RoundState, 'bets' | 'withdrawnBetIds' | 'settlement'> {
+  /** The journal seq of the current round's first entry; null before the first round. */
+  readonly roundJournalSeq: number | null;
+  /** Journal seqs of the starts of the last rounds, newest last, for game recall. */
+  readonly recentRoundSeqs: readonly { readonly roundNo: number; readonly seq: number }[];
+}
+
+export const RECENT_ROUNDS_MAX = 100;
+const JOURNAL_PAGE_ROWS = 5_000;
+
+export function initialHeader(): RoundHeader {
+  return toHeader(initialState(), null, []);
+}
+
+export function toHeader(
+  state: RoundState,
+  roundJournalSeq: number | null,
+  recentRoundSeqs: RoundHeader['recentRoundSeqs'],
+): RoundHeader {
+  const { bets: _bets, withdrawnBetIds: _withdrawn, settlement: _settlement, ...rest } = state;
+  return { ...rest, roundJournalSeq, recentRoundSeqs };
+}
+
+/** The full state: the header plus the round's bets and settlement read back from the journal. */
+export async function loadRoundState(
+  store: Store,
+  tableId: string,
+  header: RoundHeader,
+): Promise<RoundState> {
+  const { roundJournalSeq, recentRoundSeqs: _recent, ...rest } = header;
+  const base: RoundState = { ...rest, bets: [], withdrawnBetIds: [], settlement: null };
+  if (roundJournalSeq === null) return base;
+  return foldRound(base, readTableJournal(store, tableId, roundJournalSeq));
+}
+
+/** Every journal entry of a table from `fromSeq`, page by page. */
+export async function* readTableJournal(
+  store: Store,
+  tableId: string,
+  fromSeq: number,
+): AsyncGenerator<JournalEntry> {
+  for (let seq = fromSeq; ;) {
+    const page = await store.readJournal({ fromSeq: seq, limit: JOURNAL_PAGE_ROWS, tableId });
+    yield* page;
+    if (page.length < JOURNAL_PAGE_ROWS) return;
+    seq = page[page.length - 1]!.seq + 1;
+  }
+}
+
+/** Applies a round's bet and settlement entries to a state that has none. */
+export async function foldRound(
+  base: RoundState,
+  entries: AsyncIterable<JournalEntry>,
+): Promise<RoundState> {
+  const bets: PlacedBet[] = [];
+  const withdrawn: string[] = [];
+  let settlement: Settlement | null = null;
+  for await (const entry of entries) {
+    const event = entry.payload as RoundEvent;
+    if (event.type === 'bet-placed') {
+      bets.push({ ...event.bet, placedAtMs: event.atMs });
+    } else if (event.type === 'bet-withdrawn') {
+      const at = bets.findIndex((b) => b.betId === event.bet.betId);
+      if (at >= 0) bets.splice(at, 1);
+      withdrawn.push(event.bet.betId);
+    } else if (event.type === 'round-settled') {
+      settlement = settlementOf(event);
+    }
+  }
+  return { ...base, bets, withdrawnBetIds: withdrawn, settlement };
+}
+
+export function settlementOf(event: Extract<RoundEvent, { type: 'round-settled' }>): Settlement {
+  return {
+    dice: event.dice,
+    winningSpots: event.winningSpots,
+    results: event.results,
+    totalStakeMinor: event.totalStakeMinor,
+    totalReturnedMinor: event.totalReturnedMinor,
+  };
+}

@@ -1,0 +1,433 @@
+/**
+ * The table service: runs commands against tables. For each batch of commands
+ * on a table it loads the state, runs the pure round machine, and writes the
+ * new state, the transfers and the journal entries in ONE transaction; only
+ * after the commit does it answer and publish the events.
+ *
+ * Commands on a table queue up while a batch commits, and the next batch takes
+ * them all (group commit): under load a commit carries many bets, each
+ * acknowledged only once durable.
+ */
+import { hashRequest, type JournalEntry, type JournalInput } from '../journal/index.js';
+import {
+  bankrollAccount,
+  CAGE_ACCOUNT_ID,
+  inPlayAccount,
+  type Store,
+  type TableRecord,
+  type Tx,
+} from '../ledger/index.js';
+import { ExposureBook } from '../math/index.js';
+import { cryptoRandomSource, type RandomSource, sealRoll } from '../dice/index.js';
+import {
+  type Command,
+  type RoundEvent,
+  type RoundState,
+  type TableConfig,
+  transition,
+} from '../table/index.js';
+import { transfersFor } from './money.js';
+import {
+  initialHeader,
+  loadRoundState,
+  RECENT_ROUNDS_MAX,
+  type RoundHeader,
+  toHeader,
+} from './round-snapshot.js';
+import { type TableSettings, toTableConfig } from './table-settings.js';
+
+/** A refusal as clients see it: a stable code, a sentence and, where a rule applies, its article. */
+export interface ServiceRejection {
+  readonly code: string;
+  readonly message: string;
+  readonly article?: string;
+}
+
+export interface PublishedEvent {
+  /** The journal seq of the event: clients resume after it. */
+  readonly seq: number;
+  readonly event: RoundEvent;
+}
+
+export type CommandOutcome =
+  | { readonly ok: true; readonly events: readonly PublishedEvent[] }
+  | { readonly ok: false; readonly rejection: ServiceRejection };
+
+export interface CommandRequest {
+  readonly tableId: string;
+  /** A round command; `trigger-shaker` needs no sealed roll: the service draws and seals it. */
+  readonly command: Command | { readonly type: 'trigger-shaker'; readonly croupierId?: string };
+  /** A client's key for retries: the same key returns the first outcome. */
+  readonly idempotencyKey?: string;
+}
+
+export interface TableServiceOptions {
+  readonly store: Store;
+  readonly clock?: () => number;
+  /** The electronic shaker's randomness (Art. 2.1); the CSPRNG unless a test injects one. */
+  readonly random?: RandomSource;
+  /** Called after every commit with the events it made durable, in journal order. */
+  readonly publish?: (tableId: string, events: readonly PublishedEvent[]) => void;
+  /** Commands in one transaction at most. */
+  readonly batchCommandsMax?: number;
+  /** Commands waiting per table at most; beyond it a command is refused at once. */
+  readonly queuedCommandsMax?: number;
+}
+
+interface Loaded {
+  readonly version: number;
+  readonly settings: TableSettings;
+  readonly config: TableConfig;
+  readonly state: RoundState;
+  readonly header: RoundHeader;
+  readonly book: ExposureBook;
+}
+
+interface Job {
+  readonly request: CommandRequest;
+  readonly resolve: (outcome: CommandOutcome) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+interface Lane {
+  queue: Job[];
+  running: boolean;
+  timer: NodeJS.Timeout | undefined;
+}
+
+export class TableService {
+  readonly store: Store;
+  private readonly clock: () => number;
+  private readonly random: RandomSource;
+  private readonly publish: NonNullable<TableServiceOptions['publish']>;
+  private readonly batchMax: number;
+  private readonly queuedMax: number;
+  private readonly cache = new Map<string, Loaded>();
+  private readonly lanes = new Map<string, Lane>();
+  private accepting = true;
+
+  constructor(options: TableServiceOptions) {
+    this.store = options.store;
+    this.clock = options.clock ?? Date.now;
+    this.random = options.random ?? cryptoRandomSource;
+    this.publish = options.publish ?? (() => undefined);
+    this.batchMax = options.batchCommandsMax ?? 2_000;
+    this.queuedMax = options.queuedCommandsMax ?? 50_000;
+  }
+
+  /** Creates a table with its in-play and bankroll accounts; "exists" leaves it as it is. */
+  async createTable(settings: TableSettings): Promise<'created' | 'exists'> {
+    return this.store.transaction(async (tx) => {
+      await tx.createAccounts([
+        { id: CAGE_ACCOUNT_ID, kind: 'cage' },
+        inPlayAccount(settings.tableId),
+        bankrollAccount(settings.tableId),
+      ]);
+      const created = await tx.createTable(settings.tableId, settings, initialHeader());
+      if (created === 'created') {
+        await tx.appendJournal([
+          { tableId: settings.tableId, type: 'table-created', payload: { settings } },
+        ]);
+      }
+      return created;
+    });
+  }
+
+  /** Runs a command once durable; a refusal is a value, a database failure throws. */
+  execute(request: CommandRequest): Promise<CommandOutcome> {
+    if (!this.accepting) {
+      return Promise.resolve(
+        refused('shutting_down', 'the server is shutting down; try again shortly'),
+      );
+    }
+    const lane = this.lane(request.tableId);
+    if (lane.queue.length >= this.queuedMax) {
+      return Promise.resolve(refused('table_busy', 'too many commands are waiting at this table'));
+    }
+    return new Promise<CommandOutcome>((resolve, reject) => {
+      lane.queue.push({ request, resolve, reject });
+      if (!lane.running) this.drain(request.tableId, lane);
+    });
+  }
+
+  /** The table's settings, state and exposure as of the last commit this node saw. */
+  async snapshot(tableId: string): Promise<Loaded | undefined> {
+    const cached = this.cache.get(tableId);
+    const record = await this.store.getTable(tableId);
+    if (record === undefined) return undefined;
+    if (cached !== undefined && cached.version === record.version) return cached;
+    const loaded = await this.load(record);
+    this.cache.set(tableId, loaded);
+    return loaded;
+  }
+
+  /** Stops taking commands and waits for every queued one to commit (graceful shutdown). */
+  async drainAll(): Promise<void> {
+    this.accepting = false;
+    for (const lane of this.lanes.values()) clearTimeout(lane.timer);
+    while ([...this.lanes.values()].some((l) => l.running || l.queue.length > 0)) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  private lane(tableId: string): Lane {
+    let lane = this.lanes.get(tableId);
+    if (lane === undefined) {
+      lane = { queue: [], running: false, timer: undefined };
+      this.lanes.set(tableId, lane);
+    }
+    return lane;
+  }
+
+  /** Runs batches until the lane is empty; each batch is one transaction. */
+  private drain(tableId: string, lane: Lane): void {
+    lane.running = true;
+    // setImmediate lets the commands that arrive in the same turn join the batch.
+    setImmediate(() => {
+      const jobs = lane.queue.splice(0, this.batchMax);
+      this.runBatch(tableId, jobs)
+        .catch((error: unknown) => {
+          this.cache.delete(tableId);
+          for (const job of jobs) job.reject(error);
+        })
+        .finally(() => {
+          if (lane.queue.length > 0) this.drain(tableId, lane);
+          else lane.running = false;
+        });
+    });
+  }
+
+  private async runBatch(tableId: string, jobs: readonly Job[]): Promise<void> {
+    const now = this.clock();
+    const result = await this.store.transaction((tx) => this.batchInTx(tx, tableId, jobs, now), {
+      nowMs: now,
+    });
+    if (result.loaded !== undefined) {
+      this.cache.set(tableId, result.loaded);
+      this.scheduleTimer(tableId, result.loaded.state);
+    }
+    if (result.published.length > 0) this.publish(tableId, result.published);
+    jobs.forEach((job, i) => job.resolve(result.outcomes[i]!));
+  }
+
+  private async batchInTx(
+    tx: Tx,
+    tableId: string,
+    jobs: readonly Job[],
+    now: number,
+  ): Promise<{ outcomes: CommandOutcome[]; published: PublishedEvent[]; loaded?: Loaded }> {
+    const record = await tx.loadTable(tableId, { lock: 'exclusive' });
+    if (record === undefined) {
+      return {
+        outcomes: jobs.map(() => refused('unknown_table', `there is no table "${tableId}"`)),
+        published: [],
+      };
+    }
+    const before = await this.loadCached(record);
+    const run = new BatchRun(tx, before, now, this.random);
+    const outcomes: CommandOutcome[] = [];
+    for (const job of jobs) outcomes.push(await run.apply(job.request));
+    const published = await run.commit(outcomes);
+    const loaded = await run.save(record.version);
+    return { outcomes, published, loaded };
+  }
+
+  private async loadCached(record: TableRecord): Promise<Loaded> {
+    const cached = this.cache.get(record.id);
+    return cached !== undefined && cached.version === record.version ? cached : this.load(record);
+  }
+
+  private async load(record: TableRecord): Promise<Loaded> {
+    const settings = record.config as TableSettings;
+    const config = toTableConfig(settings);
+    const header = record.state as RoundHeader;
+    const state = await loadRoundState(this.store, record.id, header);
+    return {
+      version: record.version,
+      settings,
+      config,
+      header,
+      state,
+      book: ExposureBook.of(config.paytable, state.bets),
+    };
+  }
+
+  /** Art. 3.1 by the clock: when the betting timer runs out, a tick rings the bell. */
+  private scheduleTimer(tableId: string, state: RoundState): void {
+    const lane = this.lane(tableId);
+    clearTimeout(lane.timer);
+    lane.timer = undefined;
+    if (state.phase !== 'betting' || state.bettingDeadlineMs === null || !this.accepting) return;
+    const delayMs = Math.max(0, state.bettingDeadlineMs - this.clock());
+    lane.timer = setTimeout(() => {
+      lane.timer = undefined;
+      this.execute({ tableId, command: { type: 'tick' } }).catch(() => undefined);
+    }, delayMs);
+    lane.timer.unref();
+  }
+}
+
+const refused = (code: string, message: string, article?: string): CommandOutcome => ({
+  ok: false,
+  rejection: article === undefined ? { code, message } : { code, message, article },
+});
+
+/**
+ * One batch inside its transaction: applies commands one after another to the
+ * state, posting each command's transfers as it goes (a bet whose wallet
+ * cannot pay is refused alone), and journals all events at the end.
+ */
+class BatchRun {
+  private state: RoundState;
+  private book: ExposureBook;
+  private index = 0;
+  private readonly pending: { outcomeIndex: number; events: RoundEvent[] }[] = [];
+  private readonly keys: { index: number; key: string; hash: string }[] = [];
+  /** Commands of this batch that repeat an earlier one's key: they get its answer. */
+  private readonly repeats: { index: number; of: number }[] = [];
+  private header: RoundHeader;
+
+  constructor(
+    private readonly tx: Tx,
+    private readonly before: Loaded,
+    private readonly now: number,
+    private readonly random: RandomSource,
+  ) {
+    this.state = before.state;
+    this.book = before.book.clone();
+    this.header = before.header;
+  }
+
+  async apply(request: CommandRequest): Promise<CommandOutcome> {
+    const index = this.index++;
+    if (request.idempotencyKey !== undefined) {
+      const hash = hashRequest({ tableId: request.tableId, command: request.command });
+      const found = await this.tx.findCommand(request.idempotencyKey, hash);
+      if (found.status === 'replay') return found.response as CommandOutcome;
+      if (found.status === 'conflict') {
+        return refused(
+          'idempotency_key_conflict',
+          'this idempotency key was used for another request',
+        );
+      }
+      const earlier = this.keys.find((k) => k.key === request.idempotencyKey);
+      if (earlier !== undefined) {
+        if (earlier.hash !== hash) {
+          return refused(
+            'idempotency_key_conflict',
+            'this idempotency key was used for another request',
+          );
+        }
+        this.repeats.push({ index, of: earlier.index });
+        return { ok: true, events: [] };
+      }
+      this.keys.push({ index, key: request.idempotencyKey, hash });
+    }
+    const command = this.prepare(request.command);
+    const cap = this.liabilityRefusal(command);
+    if (cap !== null) return cap;
+    const result = transition(this.before.config, this.state, command, this.now);
+    if (!result.ok) return { ok: false, rejection: result.rejection };
+    if (result.events.length === 0) return { ok: true, events: [] };
+    const transfers = result.events.flatMap((e) =>
+      transfersFor(e, result.state.settlement, this.tx.currency),
+    );
+    if (transfers.length > 0) {
+      // Art. 4: a round's payouts land together or not at all.
+      const linked = transfers.map((t, i) => ({ ...t, linked: i < transfers.length - 1 }));
+      const posted = await this.tx.postTransfers(linked);
+      if (!posted.ok) return this.moneyRefusal(posted.results);
+    }
+    this.state = result.state;
+    for (const e of result.events) {
+      if (e.type === 'bet-placed') this.book.add(e.bet.spot, e.bet.stakeMinor);
+      if (e.type === 'bet-withdrawn') this.book.add(e.bet.spot, -e.bet.stakeMinor);
+      // A new round starts with an empty layout.
+      if (e.type === 'dome-covered' && e.newRound)
+        this.book = new ExposureBook(this.before.config.paytable);
+    }
+    this.pending.push({ outcomeIndex: index, events: [...result.events] });
+    return { ok: true, events: [] };
+  }
+
+  /** The electronic shaker draws and seals the roll now, before betting opens (Art. 2.1). */
+  private prepare(command: CommandRequest['command']): Command {
+    if (command.type !== 'trigger-shaker' || 'sealedRoll' in command) return command as Command;
+    const ref = {
+      tableId: this.before.config.tableId,
+      roundNo: this.state.roundNo,
+      rollNo: this.state.rollNo,
+    };
+    return { ...command, sealedRoll: sealRoll(ref, this.random) };
+  }
+
+  private liabilityRefusal(command: Command): CommandOutcome | null {
+    if (
+      command.type !== 'place-bet' ||
+      typeof command.stakeMinor !== 'number' ||
+      typeof command.spot !== 'string'
+    ) {
+      return null;
+    }
+    if (!this.before.config.paytable.paytable.spots.includes(command.spot)) return null;
+    const worst = this.book.worstLossWithMinor(command.spot, command.stakeMinor);
+    const cap = this.before.settings.liabilityMinorMax;
+    if (worst <= cap) return null;
+    return refused(
+      'liability_cap_exceeded',
+      `this bet would raise the table's worst-case loss this round to ${worst}, over its cap of ${cap} (minor units)`,
+    );
+  }
+
+  private moneyRefusal(results: readonly { status: string; code?: string }[]): CommandOutcome {
+    const failed = results.find((r) => r.status === 'failed' && r.code !== 'linked-event-failed');
+    if (failed?.code === 'insufficient-funds') {
+      return refused('insufficient_funds', 'the wallet does not hold enough for this bet');
+    }
+    if (failed?.code === 'account-not-found') {
+      return refused(
+        'no_wallet',
+        'this player has no wallet yet: the cage opens it with a first deposit',
+      );
+    }
+    throw new Error(`ledger refused a round transfer: ${JSON.stringify(failed)}`);
+  }
+
+  /** Journals the batch's events, fills in their seqs, and records idempotent answers. */
+  async commit(outcomes: CommandOutcome[]): Promise<PublishedEvent[]> {
+    const inputs: JournalInput[] = this.pending.flatMap((p) =>
+      p.events.map((event) => ({ tableId: event.tableId, type: event.type, payload: event })),
+    );
+    const entries: JournalEntry[] = inputs.length > 0 ? await this.tx.appendJournal(inputs) : [];
+    const published: PublishedEvent[] = [];
+    let at = 0;
+    for (const p of this.pending) {
+      const events = p.events.map((event) => ({ seq: entries[at++]!.seq, event }));
+      outcomes[p.outcomeIndex] = { ok: true, events };
+      published.push(...events);
+      this.trackRounds(events);
+    }
+    for (const r of this.repeats) outcomes[r.index] = outcomes[r.of]!;
+    for (const k of this.keys) await this.tx.putCommand(k.key, k.hash, outcomes[k.index]);
+    return published;
+  }
+
+  private trackRounds(events: readonly PublishedEvent[]): void {
+    for (const { seq, event } of events) {
+      if (event.type !== 'dome-covered' || !event.newRound) continue;
+      const recent = [...this.header.recentRoundSeqs, { roundNo: event.roundNo, seq }].slice(
+        -RECENT_ROUNDS_MAX,
+      );
+      this.header = { ...this.header, roundJournalSeq: seq, recentRoundSeqs: recent };
+    }
+  }
+
+  /** Saves the header when anything changed and returns what the cache should hold. */
+  async save(version: number): Promise<Loaded> {
+    if (this.pending.length === 0) return this.before;
+    const header = toHeader(this.state, this.header.roundJournalSeq, this.header.recentRoundSeqs);
+    const saved = await this.tx.saveTable(this.before.config.tableId, version, header);
+    if (!saved.ok) throw new Error(`table ${this.before.config.tableId}: ${saved.code}`);
+    return { ...this.before, version: saved.version, state: this.state, header, book: this.book };
+  }
+}
