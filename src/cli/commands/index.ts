@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.js';
+import { registerAudit } from './audit.js';
 import { registerOdds } from './odds.js';
 import { registerRngTest } from './rng-test.js';
 import { registerSettle } from './settle.js';
@@ -15,4 +16,5 @@ export const COMMANDS: readonly Register[] = [
   registerSimulate,
   registerRngTest,
   registerVerifyRoll,
+  registerAudit,
 ];

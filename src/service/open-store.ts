@@ -1,0 +1,30 @@
+/**
+ * Opens the database a command names: a PostgreSQL URL, or else a SQLite file
+ * path (the embedded default).
+ */
+import {
+  type Currency,
+  openPgStore,
+  openSqliteStore,
+  type Store,
+  StoreOpenError,
+} from '../ledger/index.js';
+
+export const isPostgresUrl = (db: string): boolean => /^postgres(ql)?:\/\//.test(db);
+
+export function openStore(db: string, currency: Currency): Promise<Store> {
+  return isPostgresUrl(db)
+    ? openPgStore({ url: db, currency })
+    : openSqliteStore({ path: db, currency });
+}
+
+/** Opens a database that exists already, in whichever currency it keeps. */
+export async function openExistingStore(db: string): Promise<Store> {
+  try {
+    return await openStore(db, 'MOP');
+  } catch (error) {
+    if (error instanceof StoreOpenError && error.code === 'currency-mismatch')
+      return openStore(db, 'HKD');
+    throw error;
+  }
+}
