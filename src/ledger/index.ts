@@ -13,3 +13,18 @@ export {
   type TransferPlan,
 } from './transfer-plan.js';
 export * from './types.js';
+export {
+  type CreateSessionResult,
+  type CreateUserResult,
+  DISPLAY_NAME_LENGTH_MAX,
+  PASSWORD_HASH_LENGTH_MAX,
+  type Role,
+  ROLES,
+  type Session,
+  type SessionInput,
+  type User,
+  type UserInput,
+  USERNAME_LENGTH_MAX,
+  usernameKey,
+  type UserWithSecret,
+} from './users.js';

@@ -9,10 +9,11 @@
  */
 import type { PoolClient, QueryResultRow } from 'pg';
 import type { ChainedEntry } from '../journal/index.js';
-import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS } from './sql-columns.js';
+import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS, USER_COLUMNS } from './sql-columns.js';
 import type { TableLock } from './store.js';
-import type { TableRow, TxDriver } from './tx.js';
+import type { NewUserRow, TableRow, TxDriver } from './tx.js';
 import type { Account, Transfer } from './types.js';
+import type { UserRow } from './users.js';
 
 const TABLE_LOCK_SQL: Record<TableLock, string> = {
   exclusive: 'FOR UPDATE',
@@ -145,6 +146,64 @@ export class PgTxDriver implements TxDriver {
       [stateJson, configJson ?? null, nowMs, id, expectedVersion],
     );
     return rows[0]?.version;
+  }
+
+  async selectTableVersion(id: string, lock: TableLock): Promise<number | undefined> {
+    // The state_json column is not selected, so PostgreSQL never detoasts it.
+    const rows = await this.q<{ version: number }>(
+      `cussec_table_version_${lock}`,
+      `SELECT version FROM tables WHERE id = $1 ${TABLE_LOCK_SQL[lock]}`,
+      [id],
+    );
+    return rows[0]?.version;
+  }
+
+  async selectUser(id: string): Promise<UserRow | undefined> {
+    const rows = await this.q<UserRow>(
+      'cussec_user',
+      `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  async insertUser(u: NewUserRow): Promise<boolean> {
+    // DO NOTHING on either unique constraint (id or username_key); a racing
+    // insert of the same key is waited for, so the loser sees the winner's row.
+    const rows = await this.q(
+      undefined,
+      `INSERT INTO users (id, username, username_key, display_name, role, password_hash, created_at_ms)
+      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
+      [u.id, u.username, u.usernameKey, u.displayName, u.role, u.passwordHash, u.createdAtMs],
+    );
+    return rows.length === 1;
+  }
+
+  async updateUserPassword(id: string, passwordHash: string): Promise<boolean> {
+    const rows = await this.q(
+      undefined,
+      'UPDATE users SET password_hash = $1 WHERE id = $2 RETURNING id',
+      [passwordHash, id],
+    );
+    return rows.length === 1;
+  }
+
+  async updateUserDisabled(id: string, disabled: boolean): Promise<boolean> {
+    const rows = await this.q(
+      undefined,
+      'UPDATE users SET disabled = $1 WHERE id = $2 RETURNING id',
+      [disabled, id],
+    );
+    return rows.length === 1;
+  }
+
+  async deleteSessionsOfUser(userId: string): Promise<number> {
+    const rows = await this.q(
+      undefined,
+      'DELETE FROM sessions WHERE user_id = $1 RETURNING token_hash',
+      [userId],
+    );
+    return rows.length;
   }
 
   async selectCommand(

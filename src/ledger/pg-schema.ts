@@ -109,4 +109,41 @@ CREATE TRIGGER journal_head_forward_only BEFORE UPDATE ON journal_head
   FOR EACH ROW EXECUTE FUNCTION cussec_journal_head_forward();
 `,
   },
+  {
+    version: 2,
+    name: 'users and login sessions',
+    // The role list is written out, not built from ROLES: a released migration never changes.
+    // Ids are COLLATE "C" so that listUsers pages in byte order, as on SQLite, by the index.
+    sql: `
+CREATE TABLE users (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  username TEXT NOT NULL,
+  -- usernameKey(username), computed by the code (NFKC and JavaScript's lower case).
+  username_key TEXT NOT NULL CONSTRAINT users_username_key_unique UNIQUE,
+  display_name TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('player', 'croupier', 'supervisor', 'cashier', 'inspector')),
+  password_hash TEXT NOT NULL,
+  created_at_ms BIGINT NOT NULL,
+  disabled BOOLEAN NOT NULL DEFAULT FALSE
+);
+CREATE INDEX users_by_role ON users (role, id);
+${refuse('users', 'users are never deleted; the journal and the ledger refer to them', 'DELETE')}
+CREATE TRIGGER users_refuse_reidentify BEFORE UPDATE OF id, created_at_ms ON users FOR EACH ROW
+  WHEN (OLD.id IS DISTINCT FROM NEW.id OR OLD.created_at_ms IS DISTINCT FROM NEW.created_at_ms)
+  EXECUTE FUNCTION cussec_refuse('a user''s id never changes');
+
+-- Sessions may be deleted (logout, expiry); token_hash is SHA-256 hex of the token.
+-- A foreign key here, unlike on transfers: sessions are few and written one at a time.
+CREATE TABLE sessions (
+  token_hash TEXT PRIMARY KEY,
+  user_id TEXT COLLATE "C" NOT NULL REFERENCES users (id),
+  created_at_ms BIGINT NOT NULL,
+  expires_at_ms BIGINT NOT NULL,
+  last_seen_at_ms BIGINT,
+  CHECK (expires_at_ms > created_at_ms)
+);
+CREATE INDEX sessions_by_user ON sessions (user_id);
+CREATE INDEX sessions_by_expiry ON sessions (expires_at_ms);
+`,
+  },
 ];

@@ -23,8 +23,11 @@ import {
   type JournalRow,
   pageLimit,
   TABLE_COLUMNS,
+  SESSION_USER_COLUMNS,
   toJournalEntry,
   TRANSFER_COLUMNS,
+  USER_COLUMNS,
+  USER_SECRET_COLUMNS,
 } from './sql-columns.js';
 import {
   PAGE_ROWS_MAX,
@@ -35,6 +38,26 @@ import {
 } from './store.js';
 import { DriverTx, type TableRow, toTableRecord } from './tx.js';
 import type { Account, Currency, Transfer } from './types.js';
+import {
+  assertInstant,
+  assertSessionInput,
+  assertTokenHash,
+  assertTouch,
+  type CreateSessionResult,
+  newSession,
+  type Role,
+  type Session,
+  type SessionInput,
+  type SessionUserRow,
+  sessionRefusal,
+  toSessionAndUser,
+  toUser,
+  toUserWithSecret,
+  type User,
+  type UserRow,
+  type UserWithSecret,
+  usernameKey,
+} from './users.js';
 
 export interface PgStoreOptions {
   /** e.g. postgres://user@host:5432/db */
@@ -245,6 +268,107 @@ class PgStore implements Store {
       `SELECT last_seq AS "lastSeq", last_hash AS "lastHash" FROM journal_head WHERE chain = 'global'`,
     );
     return head!;
+  }
+
+  async getUser(id: string): Promise<User | undefined> {
+    const row = await this.one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, id);
+    return row === undefined ? undefined : toUser(row);
+  }
+
+  async findUserByUsername(username: string): Promise<UserWithSecret | undefined> {
+    const row = await this.one<UserRow>(
+      `SELECT ${USER_SECRET_COLUMNS} FROM users WHERE username_key = $1`,
+      usernameKey(username),
+    );
+    return row === undefined ? undefined : toUserWithSecret(row);
+  }
+
+  async listUsers(query: { role?: Role; afterId?: string; limit?: number } = {}): Promise<User[]> {
+    // users.id is COLLATE "C": byte order, as on SQLite.
+    const limit = pageLimit(query.limit, PAGE_ROWS_MAX);
+    const rows =
+      query.role === undefined
+        ? await this.all<UserRow>(
+            `SELECT ${USER_COLUMNS} FROM users WHERE id > $1 ORDER BY id LIMIT $2`,
+            query.afterId ?? '',
+            limit,
+          )
+        : await this.all<UserRow>(
+            `SELECT ${USER_COLUMNS} FROM users WHERE role = $1 AND id > $2 ORDER BY id LIMIT $3`,
+            query.role,
+            query.afterId ?? '',
+            limit,
+          );
+    return rows.map(toUser);
+  }
+
+  async countUsers(role?: Role): Promise<number> {
+    const row =
+      role === undefined
+        ? await this.one<{ n: number }>('SELECT count(*) AS n FROM users')
+        : await this.one<{ n: number }>('SELECT count(*) AS n FROM users WHERE role = $1', role);
+    return row!.n;
+  }
+
+  async createSession(input: SessionInput): Promise<CreateSessionResult> {
+    assertSessionInput(input);
+    // The SELECT makes the insert itself check the user, in one autocommit statement.
+    const inserted = await this.all(
+      `INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms)
+      SELECT $1, id, $2, $3 FROM users WHERE id = $4 AND NOT disabled
+      ON CONFLICT DO NOTHING RETURNING token_hash`,
+      input.tokenHash,
+      input.createdAtMs,
+      input.expiresAtMs,
+      input.userId,
+    );
+    if (inserted.length === 1) return { status: 'created', session: newSession(input) };
+    return sessionRefusal(await this.getUser(input.userId));
+  }
+
+  async findSession(
+    tokenHash: string,
+    nowMs: number,
+  ): Promise<{ session: Session; user: User } | undefined> {
+    assertTokenHash(tokenHash);
+    assertInstant(nowMs, 'nowMs');
+    const row = await this.one<SessionUserRow>(
+      `SELECT ${SESSION_USER_COLUMNS} FROM sessions AS s JOIN users AS u ON u.id = s.user_id
+      WHERE s.token_hash = $1 AND s.expires_at_ms > $2 AND NOT u.disabled`,
+      tokenHash,
+      nowMs,
+    );
+    return row === undefined ? undefined : toSessionAndUser(row);
+  }
+
+  async touchSession(tokenHash: string, nowMs: number, expiresAtMs?: number): Promise<boolean> {
+    assertTokenHash(tokenHash);
+    assertTouch(nowMs, expiresAtMs);
+    const rows = await this.all(
+      `UPDATE sessions SET last_seen_at_ms = $1, expires_at_ms = coalesce($2::bigint, expires_at_ms)
+      WHERE token_hash = $3 AND expires_at_ms > $1 RETURNING token_hash`,
+      nowMs,
+      expiresAtMs ?? null,
+      tokenHash,
+    );
+    return rows.length === 1;
+  }
+
+  async deleteSession(tokenHash: string): Promise<boolean> {
+    assertTokenHash(tokenHash);
+    const result = await this.pool.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
+    return result.rowCount === 1;
+  }
+
+  async deleteUserSessions(userId: string): Promise<number> {
+    const result = await this.pool.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
+    return result.rowCount ?? 0;
+  }
+
+  async deleteExpiredSessions(nowMs: number): Promise<number> {
+    assertInstant(nowMs, 'nowMs');
+    const result = await this.pool.query('DELETE FROM sessions WHERE expires_at_ms <= $1', [nowMs]);
+    return result.rowCount ?? 0;
   }
 
   async schemaVersions(): Promise<number[]> {

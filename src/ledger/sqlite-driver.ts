@@ -5,9 +5,10 @@
  */
 import type Database from 'better-sqlite3';
 import type { ChainedEntry } from '../journal/index.js';
-import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS } from './sql-columns.js';
-import type { OptimisticDriver, TableRow, TxDriver } from './tx.js';
+import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS, USER_COLUMNS } from './sql-columns.js';
+import type { NewUserRow, OptimisticDriver, TableRow, TxDriver } from './tx.js';
 import type { Account, Transfer } from './types.js';
+import type { UserRow } from './users.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -94,6 +95,15 @@ function prepareStatements(db: Database.Database) {
     updateTable:
       p(`UPDATE tables SET state_json = ?, config_json = COALESCE(?, config_json), version = version + 1,
       updated_at_ms = ? WHERE id = ? AND version = ? RETURNING version`),
+    tableVersion: p('SELECT version FROM tables WHERE id = ?').pluck(),
+    user: p(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`),
+    // DO NOTHING on either unique constraint (id or username_key).
+    insertUser: p(`INSERT INTO users
+      (id, username, username_key, display_name, role, password_hash, created_at_ms, disabled)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT DO NOTHING`),
+    setUserPassword: p('UPDATE users SET password_hash = ? WHERE id = ?'),
+    setUserDisabled: p('UPDATE users SET disabled = ? WHERE id = ?'),
+    deleteSessionsOfUser: p('DELETE FROM sessions WHERE user_id = ?'),
     command: p(
       'SELECT request_hash AS "requestHash", response_json AS "responseJson" FROM commands WHERE key = ?',
     ),
@@ -213,6 +223,40 @@ export class SqliteTxDriver implements TxDriver, OptimisticDriver {
       expectedVersion,
     ) as { version: number } | undefined;
     return Promise.resolve(row?.version);
+  }
+
+  // As selectTable: BEGIN IMMEDIATE already holds the write lock, so no lock argument.
+  selectTableVersion(id: string): Promise<number | undefined> {
+    return Promise.resolve(this.s.tableVersion.get(id) as number | undefined);
+  }
+
+  selectUser(id: string): Promise<UserRow | undefined> {
+    return Promise.resolve(this.s.user.get(id) as UserRow | undefined);
+  }
+
+  insertUser(u: NewUserRow): Promise<boolean> {
+    const { changes } = this.s.insertUser.run(
+      u.id,
+      u.username,
+      u.usernameKey,
+      u.displayName,
+      u.role,
+      u.passwordHash,
+      u.createdAtMs,
+    );
+    return Promise.resolve(changes === 1);
+  }
+
+  updateUserPassword(id: string, passwordHash: string): Promise<boolean> {
+    return Promise.resolve(this.s.setUserPassword.run(passwordHash, id).changes === 1);
+  }
+
+  updateUserDisabled(id: string, disabled: boolean): Promise<boolean> {
+    return Promise.resolve(this.s.setUserDisabled.run(disabled ? 1 : 0, id).changes === 1);
+  }
+
+  deleteSessionsOfUser(userId: string): Promise<number> {
+    return Promise.resolve(this.s.deleteSessionsOfUser.run(userId).changes);
   }
 
   selectCommand(key: string): Promise<{ requestHash: string; responseJson: string } | undefined> {

@@ -90,4 +90,38 @@ WHEN NEW.chain <> OLD.chain OR NEW.last_seq <= OLD.last_seq
 BEGIN SELECT RAISE(ABORT, 'cussec: the journal head only moves forward to an existing entry'); END;
 `,
   },
+  {
+    version: 2,
+    name: 'users and login sessions',
+    // The role list is written out, not built from ROLES: a released migration never changes.
+    sql: `
+CREATE TABLE users (
+  id TEXT PRIMARY KEY,
+  username TEXT NOT NULL,
+  -- usernameKey(username), computed by the code: SQLite's lower() folds ASCII only.
+  username_key TEXT NOT NULL CONSTRAINT users_username_key_unique UNIQUE,
+  display_name TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('player', 'croupier', 'supervisor', 'cashier', 'inspector')),
+  password_hash TEXT NOT NULL,
+  created_at_ms INTEGER NOT NULL,
+  disabled INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1))
+) STRICT;
+CREATE INDEX users_by_role ON users (role, id);
+${refuse('users', 'DELETE', 'users are never deleted; the journal and the ledger refer to them')}
+CREATE TRIGGER users_refuse_reidentify BEFORE UPDATE OF id, created_at_ms ON users
+BEGIN SELECT RAISE(ABORT, 'cussec: a user''s id never changes'); END;
+
+-- Sessions may be deleted (logout, expiry); token_hash is SHA-256 hex of the token.
+CREATE TABLE sessions (
+  token_hash TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users (id),
+  created_at_ms INTEGER NOT NULL,
+  expires_at_ms INTEGER NOT NULL,
+  last_seen_at_ms INTEGER,
+  CHECK (expires_at_ms > created_at_ms)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX sessions_by_user ON sessions (user_id);
+CREATE INDEX sessions_by_expiry ON sessions (expires_at_ms);
+`,
+  },
 ];

@@ -19,8 +19,11 @@ import {
   type JournalRow,
   pageLimit,
   TABLE_COLUMNS,
+  SESSION_USER_COLUMNS,
   toJournalEntry,
   TRANSFER_COLUMNS,
+  USER_COLUMNS,
+  USER_SECRET_COLUMNS,
 } from './sql-columns.js';
 import { SqliteTxDriver } from './sqlite-driver.js';
 import { migrateSqlite } from './sqlite-migrate.js';
@@ -33,6 +36,26 @@ import {
 } from './store.js';
 import { DriverTx, type TableRow, toTableRecord } from './tx.js';
 import type { Account, Currency, Transfer } from './types.js';
+import {
+  assertInstant,
+  assertSessionInput,
+  assertTokenHash,
+  assertTouch,
+  type CreateSessionResult,
+  newSession,
+  type Role,
+  type Session,
+  type SessionInput,
+  type SessionUserRow,
+  sessionRefusal,
+  toSessionAndUser,
+  toUser,
+  toUserWithSecret,
+  type User,
+  type UserRow,
+  type UserWithSecret,
+  usernameKey,
+} from './users.js';
 
 export interface SqliteStoreOptions {
   /** A file path; the file is created when missing. */
@@ -205,6 +228,120 @@ class SqliteStore implements Store {
       `SELECT last_seq AS "lastSeq", last_hash AS "lastHash" FROM journal_head WHERE chain = 'global'`,
     );
     return head!;
+  }
+
+  async getUser(id: string): Promise<User | undefined> {
+    const row = await this.one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, id);
+    return row === undefined ? undefined : toUser(row);
+  }
+
+  async findUserByUsername(username: string): Promise<UserWithSecret | undefined> {
+    const row = await this.one<UserRow>(
+      `SELECT ${USER_SECRET_COLUMNS} FROM users WHERE username_key = ?`,
+      usernameKey(username),
+    );
+    return row === undefined ? undefined : toUserWithSecret(row);
+  }
+
+  async listUsers(query: { role?: Role; afterId?: string; limit?: number } = {}): Promise<User[]> {
+    const limit = pageLimit(query.limit, PAGE_ROWS_MAX);
+    const rows =
+      query.role === undefined
+        ? await this.all<UserRow>(
+            `SELECT ${USER_COLUMNS} FROM users WHERE id > ? ORDER BY id LIMIT ?`,
+            query.afterId ?? '',
+            limit,
+          )
+        : await this.all<UserRow>(
+            `SELECT ${USER_COLUMNS} FROM users WHERE role = ? AND id > ? ORDER BY id LIMIT ?`,
+            query.role,
+            query.afterId ?? '',
+            limit,
+          );
+    return rows.map(toUser);
+  }
+
+  async countUsers(role?: Role): Promise<number> {
+    const row =
+      role === undefined
+        ? await this.one<{ n: number }>('SELECT count(*) AS n FROM users')
+        : await this.one<{ n: number }>('SELECT count(*) AS n FROM users WHERE role = ?', role);
+    return row!.n;
+  }
+
+  /** One autocommit statement on the writer, queued behind this process's transactions. */
+  private write<R>(fn: (db: Database.Database) => R): Promise<R> {
+    return this.mutex.run(() => {
+      if (this.closed) throw new Error('store is closed');
+      return Promise.resolve(fn(this.writer));
+    });
+  }
+
+  // async, so that a malformed argument rejects rather than throws.
+  async createSession(input: SessionInput): Promise<CreateSessionResult> {
+    assertSessionInput(input);
+    return this.write((db): CreateSessionResult => {
+      // The SELECT makes the insert itself check the user; its WHERE keeps SQLite
+      // from reading ON CONFLICT as a join constraint.
+      const { changes } = db
+        .prepare(
+          `INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms)
+          SELECT ?, id, ?, ? FROM users WHERE id = ? AND disabled = 0 ON CONFLICT DO NOTHING`,
+        )
+        .run(input.tokenHash, input.createdAtMs, input.expiresAtMs, input.userId);
+      if (changes === 1) return { status: 'created', session: newSession(input) };
+      const user = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`).get(input.userId);
+      return sessionRefusal(user === undefined ? undefined : toUser(user as UserRow));
+    });
+  }
+
+  async findSession(
+    tokenHash: string,
+    nowMs: number,
+  ): Promise<{ session: Session; user: User } | undefined> {
+    assertTokenHash(tokenHash);
+    assertInstant(nowMs, 'nowMs');
+    const row = await this.one<SessionUserRow>(
+      `SELECT ${SESSION_USER_COLUMNS} FROM sessions AS s JOIN users AS u ON u.id = s.user_id
+      WHERE s.token_hash = ? AND s.expires_at_ms > ? AND u.disabled = 0`,
+      tokenHash,
+      nowMs,
+    );
+    return row === undefined ? undefined : toSessionAndUser(row);
+  }
+
+  async touchSession(tokenHash: string, nowMs: number, expiresAtMs?: number): Promise<boolean> {
+    assertTokenHash(tokenHash);
+    assertTouch(nowMs, expiresAtMs);
+    return this.write(
+      (db) =>
+        db
+          .prepare(
+            `UPDATE sessions SET last_seen_at_ms = ?, expires_at_ms = coalesce(?, expires_at_ms)
+            WHERE token_hash = ? AND expires_at_ms > ?`,
+          )
+          .run(nowMs, expiresAtMs ?? null, tokenHash, nowMs).changes === 1,
+    );
+  }
+
+  async deleteSession(tokenHash: string): Promise<boolean> {
+    assertTokenHash(tokenHash);
+    return this.write(
+      (db) => db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash).changes === 1,
+    );
+  }
+
+  async deleteUserSessions(userId: string): Promise<number> {
+    return this.write(
+      (db) => db.prepare('DELETE FROM sessions WHERE user_id = ?').run(userId).changes,
+    );
+  }
+
+  async deleteExpiredSessions(nowMs: number): Promise<number> {
+    assertInstant(nowMs, 'nowMs');
+    return this.write(
+      (db) => db.prepare('DELETE FROM sessions WHERE expires_at_ms <= ?').run(nowMs).changes,
+    );
   }
 
   schemaVersions(): Promise<number[]> {

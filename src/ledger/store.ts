@@ -16,6 +16,16 @@ import type {
   Transfer,
   TransferInput,
 } from './types.js';
+import type {
+  CreateSessionResult,
+  CreateUserResult,
+  Role,
+  Session,
+  SessionInput,
+  User,
+  UserInput,
+  UserWithSecret,
+} from './users.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -79,6 +89,27 @@ export interface Tx {
     state: unknown,
     config?: unknown,
   ): Promise<SaveTableResult>;
+  /**
+   * The table's version alone, locked like loadTable, without reading or
+   * parsing its state: a service that caches the state reloads only when the
+   * version moved. Undefined when there is no such table.
+   */
+  tableVersion(id: string, options: { readonly lock: TableLock }): Promise<number | undefined>;
+
+  /**
+   * Creates a user, so that the creation and its journal entry commit together.
+   * Users are never deleted; see CreateUserResult for the codes.
+   */
+  createUser(user: UserInput): Promise<CreateUserResult>;
+  /** The user as this transaction sees it (no password hash). */
+  getUser(id: string): Promise<User | undefined>;
+  /** Replaces the password hash; false when there is no such user. */
+  setUserPassword(id: string, passwordHash: string): Promise<boolean>;
+  /**
+   * Disables or enables a user; false when there is no such user. Disabling
+   * also deletes the user's sessions, so enabling again revives none of them.
+   */
+  setUserDisabled(id: string, disabled: boolean): Promise<boolean>;
 
   findCommand(key: string, requestHash: string): Promise<CommandLookup>;
   /** Records a command's answer. The key must be new (call findCommand first). */
@@ -133,6 +164,41 @@ export interface Store extends JournalReader {
     readonly tableId?: string;
   }): Promise<JournalEntry[]>;
   journalHead(): Promise<{ readonly lastSeq: number; readonly lastHash: string }>;
+
+  // Users. Only findUserByUsername returns the password hash (to check a login).
+  getUser(id: string): Promise<User | undefined>;
+  /** Case-insensitive (see usernameKey); undefined when no user has this name. */
+  findUserByUsername(username: string): Promise<UserWithSecret | undefined>;
+  /** Users in id order (byte order), after `afterId`, of one role if given. */
+  listUsers(query?: {
+    readonly role?: Role;
+    readonly afterId?: string;
+    readonly limit?: number;
+  }): Promise<User[]>;
+  countUsers(role?: Role): Promise<number>;
+
+  // Login sessions: each call is its own transaction (they are not journaled).
+  createSession(session: SessionInput): Promise<CreateSessionResult>;
+  /**
+   * The live session with this token hash and its user; undefined when there is
+   * none, it has expired (nowMs >= expiresAtMs) or its user is disabled.
+   */
+  findSession(
+    tokenHash: string,
+    nowMs: number,
+  ): Promise<{ readonly session: Session; readonly user: User } | undefined>;
+  /**
+   * Records activity on a live session, and moves its expiry when
+   * `expiresAtMs` is given (sliding sessions). False when it is gone or expired.
+   */
+  touchSession(tokenHash: string, nowMs: number, expiresAtMs?: number): Promise<boolean>;
+  /** Logout: false when there was no such session. */
+  deleteSession(tokenHash: string): Promise<boolean>;
+  /** Ends every session of a user (e.g. after a password change); how many there were. */
+  deleteUserSessions(userId: string): Promise<number>;
+  /** Deletes the sessions expired at nowMs; how many there were. */
+  deleteExpiredSessions(nowMs: number): Promise<number>;
+
   /** Applied schema versions, ascending. */
   schemaVersions(): Promise<number[]>;
 

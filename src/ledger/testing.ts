@@ -19,7 +19,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe } from 'vitest';
+import { migratePg } from './pg-migrate.js';
+import { PG_MIGRATIONS } from './pg-schema.js';
 import { openPgStore } from './pg-store.js';
+import { migrateSqlite } from './sqlite-migrate.js';
+import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { openSqliteStore } from './sqlite-store.js';
 import type { Engine, Store } from './store.js';
 import type { Currency } from './types.js';
@@ -41,6 +45,11 @@ export interface StoreHarness {
   raw(db: string, sql: string): Promise<unknown[]>;
   /** A fresh logical database name. */
   freshDb(): string;
+  /**
+   * Applies the migrations up to `version` only, as an older release would have
+   * left the database, without opening a store (tests of the next migration).
+   */
+  migrateTo(db: string, version: number, currency?: Currency): Promise<void>;
 }
 
 export function pgTestUrl(): string | undefined {
@@ -82,6 +91,16 @@ function sqliteHarness(): StoreHarness {
       opened.push(store);
       return store;
     },
+    async migrateTo(db, version, currency = 'MOP') {
+      await Promise.resolve();
+      const conn = new Database(file(db));
+      try {
+        const upTo = SQLITE_MIGRATIONS.filter((m) => m.version <= version);
+        migrateSqlite(conn, currency, Date.now(), upTo);
+      } finally {
+        conn.close();
+      }
+    },
     // async, so that a refused statement rejects rather than throws.
     async raw(db, sql) {
       await Promise.resolve();
@@ -118,6 +137,21 @@ function pgHarness(adminUrl: string): StoreHarness {
       });
       opened.push(store);
       return store;
+    },
+    async migrateTo(db, version, currency = 'MOP') {
+      const pool = new pg.Pool({ connectionString: url.href, max: 1 });
+      try {
+        const client = await pool.connect();
+        try {
+          const upTo = PG_MIGRATIONS.filter((m) => m.version <= version);
+          await client.query(`SET search_path = ${schema(db)}`);
+          await migratePg(client, schema(db), currency, Date.now(), upTo);
+        } finally {
+          client.release();
+        }
+      } finally {
+        await pool.end();
+      }
     },
     async raw(db, sql) {
       const client = new pg.Client({

@@ -23,6 +23,22 @@ import {
   type Transfer,
   type TransferInput,
 } from './types.js';
+import {
+  assertPasswordHash,
+  assertUserInput,
+  type CreateUserResult,
+  toUser,
+  type User,
+  type UserInput,
+  type UserRow,
+  usernameKey,
+} from './users.js';
+
+/** A user as inserted: the input, its username key and the creation time. */
+export interface NewUserRow extends UserInput {
+  readonly usernameKey: string;
+  readonly createdAtMs: number;
+}
 
 export interface TableRow {
   readonly id: string;
@@ -78,6 +94,16 @@ export interface TxDriver {
     configJson: string | undefined,
     nowMs: number,
   ): Promise<number | undefined>;
+  /** The version column alone (PostgreSQL reads no TOASTed state for it). */
+  selectTableVersion(id: string, lock: TableLock): Promise<number | undefined>;
+  selectUser(id: string): Promise<UserRow | undefined>;
+  /** False when the id or the username key is taken (the row is then left as it was). */
+  insertUser(row: NewUserRow): Promise<boolean>;
+  /** False when there is no such user. */
+  updateUserPassword(id: string, passwordHash: string): Promise<boolean>;
+  /** False when there is no such user. */
+  updateUserDisabled(id: string, disabled: boolean): Promise<boolean>;
+  deleteSessionsOfUser(userId: string): Promise<number>;
   selectCommand(
     key: string,
   ): Promise<{ readonly requestHash: string; readonly responseJson: string } | undefined>;
@@ -250,6 +276,52 @@ export class DriverTx implements Tx {
     if (version !== undefined) return { ok: true, version };
     const current = await driver.selectTable(id, 'none');
     return { ok: false, code: current === undefined ? 'table-not-found' : 'version-conflict' };
+  }
+
+  async tableVersion(
+    id: string,
+    options: { readonly lock: TableLock },
+  ): Promise<number | undefined> {
+    return this.live().selectTableVersion(id, options.lock);
+  }
+
+  async createUser(input: UserInput): Promise<CreateUserResult> {
+    const driver = this.live();
+    assertUserInput(input);
+    const row: NewUserRow = {
+      id: input.id,
+      username: input.username,
+      displayName: input.displayName,
+      role: input.role,
+      passwordHash: input.passwordHash,
+      usernameKey: usernameKey(input.username),
+      createdAtMs: this.nowMs,
+    };
+    // Insert first and ask why only when it failed: the unique constraints decide,
+    // so two transactions racing for one username cannot both win.
+    if (await driver.insertUser(row))
+      return { status: 'created', user: toUser({ ...row, disabled: false }) };
+    const byId = await driver.selectUser(input.id);
+    return { status: 'failed', code: byId === undefined ? 'username-taken' : 'id-conflict' };
+  }
+
+  async getUser(id: string): Promise<User | undefined> {
+    const row = await this.live().selectUser(id);
+    return row === undefined ? undefined : toUser(row);
+  }
+
+  async setUserPassword(id: string, passwordHash: string): Promise<boolean> {
+    const driver = this.live();
+    assertPasswordHash(passwordHash, id);
+    return driver.updateUserPassword(id, passwordHash);
+  }
+
+  async setUserDisabled(id: string, disabled: boolean): Promise<boolean> {
+    const driver = this.live();
+    check(typeof disabled === 'boolean', () => `user ${id}: disabled must be a boolean`);
+    const found = await driver.updateUserDisabled(id, disabled);
+    if (found && disabled) await driver.deleteSessionsOfUser(id);
+    return found;
   }
 
   async findCommand(key: string, requestHash: string): Promise<CommandLookup> {
