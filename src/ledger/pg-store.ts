@@ -236,6 +236,11 @@ class PgStore implements Store {
     return this.all<SeqTransfer>(sql, query.afterSeq ?? 0, pageLimit(query.limit, PAGE_ROWS_MAX));
   }
 
+  async listTables(): Promise<string[]> {
+    const rows = await this.all<{ id: string }>('SELECT id FROM tables ORDER BY id');
+    return rows.map((r) => r.id);
+  }
+
   async getTable(id: string): Promise<TableRecord | undefined> {
     const row = await this.one<TableRow>(`SELECT ${TABLE_COLUMNS} FROM tables WHERE id = $1`, id);
     return row === undefined ? undefined : toTableRecord(row);

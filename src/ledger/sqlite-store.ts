@@ -196,6 +196,11 @@ class SqliteStore implements Store {
     return this.all<SeqTransfer>(sql, query.afterSeq ?? 0, pageLimit(query.limit, PAGE_ROWS_MAX));
   }
 
+  async listTables(): Promise<string[]> {
+    const rows = await this.all<{ id: string }>('SELECT id FROM tables ORDER BY id');
+    return rows.map((r) => r.id);
+  }
+
   async getTable(id: string): Promise<TableRecord | undefined> {
     const row = await this.one<TableRow>(`SELECT ${TABLE_COLUMNS} FROM tables WHERE id = ?`, id);
     return row === undefined ? undefined : toTableRecord(row);

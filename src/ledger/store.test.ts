@@ -431,6 +431,7 @@ withStores('ledger store', (h) => {
       });
       const loadedNone = await store.transaction((tx) => tx.loadTable('T1', { lock: 'none' }));
       expect(loadedNone?.version).toBe(2);
+      expect(await store.listTables()).toEqual(['T1']);
     });
   });
 

@@ -158,6 +158,8 @@ export interface Store extends JournalReader {
     readonly limit?: number;
   }): Promise<(Transfer & { readonly seq: number })[]>;
   getTable(id: string): Promise<TableRecord | undefined>;
+  /** Ids of every table, in id order. */
+  listTables(): Promise<string[]>;
   readJournal(query: {
     readonly fromSeq: number;
     readonly limit: number;

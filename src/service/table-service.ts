@@ -34,7 +34,7 @@ import {
   type RoundHeader,
   toHeader,
 } from './round-snapshot.js';
-import { type TableSettings, toTableConfig } from './table-settings.js';
+import { parseTableSettings, type TableSettings, toTableConfig } from './table-settings.js';
 
 /** A refusal as clients see it: a stable code, a sentence and, where a rule applies, its article. */
 export interface ServiceRejection {
@@ -53,10 +53,20 @@ export type CommandOutcome =
   | { readonly ok: true; readonly events: readonly PublishedEvent[] }
   | { readonly ok: false; readonly rejection: ServiceRejection };
 
+/** A change of a table's limits, which takes effect between rounds only. */
+export interface LimitsChange {
+  readonly type: 'change-limits';
+  readonly limits: Partial<
+    Pick<TableSettings, 'stakeMinorMin' | 'stakeMinorMax' | 'liabilityMinorMax' | 'bettingTimerMs'>
+  >;
+  readonly supervisorId: string;
+}
+
 export interface CommandRequest {
   readonly tableId: string;
   /** A round command; `trigger-shaker` needs no sealed roll: the service draws and seals it. */
-  readonly command: Command | { readonly type: 'trigger-shaker'; readonly croupierId?: string };
+  readonly command:
+    Command | { readonly type: 'trigger-shaker'; readonly croupierId?: string } | LimitsChange;
   /** A client's key for retries: the same key returns the first outcome. */
   readonly idempotencyKey?: string;
 }
@@ -148,6 +158,15 @@ export class TableService {
       lane.queue.push({ request, resolve, reject });
       if (!lane.running) this.drain(request.tableId, lane);
     });
+  }
+
+  /** Changes a table's limits between rounds; journaled as table-settings-changed. */
+  changeLimits(
+    tableId: string,
+    limits: LimitsChange['limits'],
+    supervisorId: string,
+  ): Promise<CommandOutcome> {
+    return this.execute({ tableId, command: { type: 'change-limits', limits, supervisorId } });
   }
 
   /** The table's settings, state and exposure as of the last commit this node saw. */
@@ -280,6 +299,11 @@ const refused = (code: string, message: string, article?: string): CommandOutcom
 class BatchRun {
   private state: RoundState;
   private book: ExposureBook;
+  private settings: TableSettings;
+  private config: TableConfig;
+  private settingsChanged = false;
+  /** Journal entries that are not round events (settings changes), written before the batch's events. */
+  private readonly extraEntries: JournalInput[] = [];
   private index = 0;
   private readonly pending: { outcomeIndex: number; events: RoundEvent[] }[] = [];
   private readonly keys: { index: number; key: string; hash: string }[] = [];
@@ -294,6 +318,8 @@ class BatchRun {
     private readonly random: RandomSource,
   ) {
     this.state = before.state;
+    this.settings = before.settings;
+    this.config = before.config;
     this.book = before.book.clone();
     this.header = before.header;
   }
@@ -323,10 +349,11 @@ class BatchRun {
       }
       this.keys.push({ index, key: request.idempotencyKey, hash });
     }
+    if (request.command.type === 'change-limits') return this.changeLimits(request.command, index);
     const command = this.prepare(request.command);
     const cap = this.liabilityRefusal(command);
     if (cap !== null) return cap;
-    const result = transition(this.before.config, this.state, command, this.now);
+    const result = transition(this.config, this.state, command, this.now);
     if (!result.ok) return { ok: false, rejection: result.rejection };
     if (result.events.length === 0) return { ok: true, events: [] };
     const transfers = result.events.flatMap((e) =>
@@ -344,17 +371,43 @@ class BatchRun {
       if (e.type === 'bet-withdrawn') this.book.add(e.bet.spot, -e.bet.stakeMinor);
       // A new round starts with an empty layout.
       if (e.type === 'dome-covered' && e.newRound)
-        this.book = new ExposureBook(this.before.config.paytable);
+        this.book = new ExposureBook(this.config.paytable);
     }
     this.pending.push({ outcomeIndex: index, events: [...result.events] });
     return { ok: true, events: [] };
   }
 
+  private changeLimits(change: LimitsChange, index: number): CommandOutcome {
+    if (this.state.phase !== 'idle' && this.state.phase !== 'paid') {
+      return refused(
+        'table_mid_round',
+        'limits change between rounds only: finish the round first',
+      );
+    }
+    const parsed = parseTableSettings({ ...this.settings, ...change.limits });
+    if (!parsed.ok) return { ok: false, rejection: parsed.error };
+    this.settings = parsed.value;
+    this.config = toTableConfig(parsed.value);
+    this.settingsChanged = true;
+    const event = {
+      type: 'table-settings-changed',
+      settings: parsed.value,
+      changedBy: change.supervisorId,
+    };
+    this.extraEntries.push({
+      tableId: this.config.tableId,
+      type: 'table-settings-changed',
+      payload: event,
+    });
+    void index;
+    return { ok: true, events: [] };
+  }
+
   /** The electronic shaker draws and seals the roll now, before betting opens (Art. 2.1). */
-  private prepare(command: CommandRequest['command']): Command {
+  private prepare(command: Exclude<CommandRequest['command'], LimitsChange>): Command {
     if (command.type !== 'trigger-shaker' || 'sealedRoll' in command) return command as Command;
     const ref = {
-      tableId: this.before.config.tableId,
+      tableId: this.config.tableId,
       roundNo: this.state.roundNo,
       rollNo: this.state.rollNo,
     };
@@ -369,9 +422,9 @@ class BatchRun {
     ) {
       return null;
     }
-    if (!this.before.config.paytable.paytable.spots.includes(command.spot)) return null;
+    if (!this.config.paytable.paytable.spots.includes(command.spot)) return null;
     const worst = this.book.worstLossWithMinor(command.spot, command.stakeMinor);
-    const cap = this.before.settings.liabilityMinorMax;
+    const cap = this.settings.liabilityMinorMax;
     if (worst <= cap) return null;
     return refused(
       'liability_cap_exceeded',
@@ -398,7 +451,9 @@ class BatchRun {
     const inputs: JournalInput[] = this.pending.flatMap((p) =>
       p.events.map((event) => ({ tableId: event.tableId, type: event.type, payload: event })),
     );
-    const entries: JournalEntry[] = inputs.length > 0 ? await this.tx.appendJournal(inputs) : [];
+    const all = [...this.extraEntries, ...inputs];
+    const entries: JournalEntry[] =
+      all.length > 0 ? (await this.tx.appendJournal(all)).slice(this.extraEntries.length) : [];
     const published: PublishedEvent[] = [];
     let at = 0;
     for (const p of this.pending) {
@@ -424,10 +479,22 @@ class BatchRun {
 
   /** Saves the header when anything changed and returns what the cache should hold. */
   async save(version: number): Promise<Loaded> {
-    if (this.pending.length === 0) return this.before;
+    if (this.pending.length === 0 && !this.settingsChanged) return this.before;
     const header = toHeader(this.state, this.header.roundJournalSeq, this.header.recentRoundSeqs);
-    const saved = await this.tx.saveTable(this.before.config.tableId, version, header);
-    if (!saved.ok) throw new Error(`table ${this.before.config.tableId}: ${saved.code}`);
-    return { ...this.before, version: saved.version, state: this.state, header, book: this.book };
+    const saved = await this.tx.saveTable(
+      this.config.tableId,
+      version,
+      header,
+      this.settingsChanged ? this.settings : undefined,
+    );
+    if (!saved.ok) throw new Error(`table ${this.config.tableId}: ${saved.code}`);
+    return {
+      version: saved.version,
+      settings: this.settings,
+      config: this.config,
+      state: this.state,
+      header,
+      book: this.book,
+    };
   }
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.js';
 import { registerAudit } from './audit.js';
+import { registerServe } from './serve.js';
 import { registerOdds } from './odds.js';
 import { registerRngTest } from './rng-test.js';
 import { registerSettle } from './settle.js';
@@ -11,6 +12,7 @@ import { registerVerifyRoll } from './verify-roll.js';
 export type Register = (program: Command, io: Io) => void;
 
 export const COMMANDS: readonly Register[] = [
+  registerServe,
   registerOdds,
   registerSettle,
   registerSimulate,

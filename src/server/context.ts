@@ -1,0 +1,34 @@
+/** What every route and socket handler shares. */
+import type { Store } from '../ledger/index.js';
+import type { TableService } from '../service/table-service.js';
+import type { Hub } from './hub.js';
+import type { Metrics } from './metrics.js';
+import type { RouteSpec } from './route.js';
+
+export interface AppContext {
+  readonly store: Store;
+  readonly service: TableService;
+  readonly hub: Hub;
+  readonly metrics: Metrics;
+  readonly clock: () => number;
+  /** Every declared route, for the OpenAPI document. */
+  readonly routes: RouteSpec[];
+  /** Cookies get the Secure attribute when the server is behind TLS. */
+  readonly secureCookies: boolean;
+  readonly limits: ServerLimits;
+}
+
+export interface ServerLimits {
+  readonly bodyBytesMax: number;
+  readonly wsMessagesPerSecondMax: number;
+  readonly wsMessageBytesMax: number;
+  /** Bytes a slow socket may have waiting before it is closed. */
+  readonly wsBufferedBytesMax: number;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  bodyBytesMax: 64 * 1024,
+  wsMessagesPerSecondMax: 50,
+  wsMessageBytesMax: 16 * 1024,
+  wsBufferedBytesMax: 4 * 1024 * 1024,
+};

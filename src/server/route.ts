@@ -1,0 +1,87 @@
+/**
+ * Routes are declared once, with zod schemas for what they take: the same
+ * declaration validates requests, types the handler, and writes the OpenAPI
+ * document. A handler gets typed, validated data and the authenticated user.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Role, User } from '../ledger/index.js';
+import { authenticate, requireRole } from './auth.js';
+import type { AppContext } from './context.js';
+import { HttpError } from './http-error.js';
+
+type Method = 'GET' | 'POST' | 'DELETE' | 'PATCH';
+
+export interface RouteInput<B, Q, P> {
+  readonly body: B;
+  readonly query: Q;
+  readonly params: P;
+  /** The caller; undefined only on public routes. */
+  readonly user: User;
+  readonly idempotencyKey: string | undefined;
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+}
+
+export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
+  readonly method: Method;
+  /** Fastify style: /api/v1/tables/:tableId */
+  readonly url: string;
+  readonly summary: string;
+  readonly tag: string;
+  /** Who may call it: roles, any logged-in user, or everyone. */
+  readonly roles: readonly Role[] | 'any' | 'public';
+  readonly body?: z.ZodType<B>;
+  readonly query?: z.ZodType<Q>;
+  readonly params?: z.ZodType<P>;
+  readonly successStatus?: number;
+  readonly handler: (input: RouteInput<B, Q, P>) => Promise<unknown>;
+}
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+export function parse<T>(schema: z.ZodType<T> | undefined, data: unknown, where: string): T {
+  if (schema === undefined) return undefined as T;
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const path = issue.path.length > 0 ? `${where}.${issue.path.join('.')}` : where;
+  throw new HttpError(400, 'invalid_request', `${path}: ${issue.message}`);
+}
+
+export function registerRoute<B, Q, P>(
+  app: FastifyInstance,
+  ctx: AppContext,
+  spec: RouteSpec<B, Q, P>,
+): void {
+  ctx.routes.push(spec as RouteSpec);
+  app.route({
+    method: spec.method,
+    url: spec.url,
+    handler: async (request, reply) => {
+      const user = await authenticate(ctx.store, request, ctx.clock());
+      const caller = spec.roles === 'public' ? (user as User) : requireRole(user, spec.roles);
+      const keyHeader = request.headers['idempotency-key'];
+      const idempotencyKey = typeof keyHeader === 'string' ? keyHeader : undefined;
+      if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+        throw new HttpError(
+          400,
+          'invalid_request',
+          'Idempotency-Key: 1 to 128 letters, digits or _.:-',
+        );
+      }
+      const input: RouteInput<B, Q, P> = {
+        body: parse(spec.body, request.body, 'body'),
+        query: parse(spec.query, request.query, 'query'),
+        params: parse(spec.params, request.params, 'params'),
+        user: caller,
+        idempotencyKey,
+        request,
+        reply,
+      };
+      const result = await spec.handler(input);
+      if (spec.successStatus !== undefined) void reply.status(spec.successStatus);
+      return result ?? reply.send();
+    },
+  });
+}

@@ -1,0 +1,84 @@
+/** Logging in and out, and who am I. */
+import { walletAccount } from '../../ledger/index.js';
+import {
+  clearedSessionCookie,
+  newToken,
+  requestToken,
+  SESSION_TTL_MS,
+  sessionCookie,
+  tokenHash,
+} from '../auth.js';
+import type { AppContext } from '../context.js';
+import { HttpError } from '../http-error.js';
+import { verifyPassword } from '../passwords.js';
+import { registerRoute } from '../route.js';
+import { loginBody } from '../schemas.js';
+import type { FastifyInstance } from 'fastify';
+
+export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerRoute(app, ctx, {
+    method: 'POST',
+    url: '/api/v1/session',
+    summary: 'Log in with a username and password; sets the session cookie and returns the token',
+    tag: 'session',
+    roles: 'public',
+    body: loginBody,
+    handler: async ({ body, reply }) => {
+      const user = await ctx.store.findUserByUsername(body.username);
+      // The same answer for an unknown user and a wrong password: no probing for usernames.
+      const valid =
+        user !== undefined &&
+        !user.disabled &&
+        (await verifyPassword(body.password, user.passwordHash));
+      if (!valid) {
+        ctx.metrics.count('cussec_logins_total', { result: 'refused' });
+        throw new HttpError(401, 'invalid_credentials', 'the username or the password is wrong');
+      }
+      const token = newToken();
+      const now = ctx.clock();
+      await ctx.store.createSession({
+        tokenHash: tokenHash(token),
+        userId: user.id,
+        createdAtMs: now,
+        expiresAtMs: now + SESSION_TTL_MS,
+      });
+      ctx.metrics.count('cussec_logins_total', { result: 'ok' });
+      void reply.header('set-cookie', sessionCookie(token, ctx.secureCookies));
+      const { passwordHash: _secret, ...publicUser } = user;
+      return { token, user: publicUser };
+    },
+  });
+
+  registerRoute(app, ctx, {
+    method: 'DELETE',
+    url: '/api/v1/session',
+    summary: 'Log out',
+    tag: 'session',
+    roles: 'any',
+    successStatus: 204,
+    handler: async ({ request, reply }) => {
+      await ctx.store.deleteSession(tokenHash(requestToken(request)!));
+      void reply.header('set-cookie', clearedSessionCookie);
+      return undefined;
+    },
+  });
+
+  registerRoute(app, ctx, {
+    method: 'GET',
+    url: '/api/v1/me',
+    summary: 'The logged-in user, with the wallet for a player',
+    tag: 'session',
+    roles: 'any',
+    handler: async ({ user }) => {
+      const account =
+        user.role === 'player' ? await ctx.store.getAccount(walletAccount(user.id).id) : undefined;
+      return {
+        user,
+        wallet:
+          user.role === 'player'
+            ? { balanceMinor: account?.balanceMinor ?? 0, currency: ctx.store.currency }
+            : null,
+      };
+    },
+  });
+}

@@ -1,0 +1,260 @@
+/** A table's routes: its view, bets, the croupier's procedure and the supervisor's settings. */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Command } from '../../table/index.js';
+import { parseTableSettings, defaultTableSettings } from '../../service/table-settings.js';
+import type { CommandOutcome } from '../../service/table-service.js';
+import type { AppContext } from '../context.js';
+import { fromRejection, HttpError } from '../http-error.js';
+import { registerRoute } from '../route.js';
+import {
+  betParams,
+  croupierCommandBody,
+  id,
+  limitsBody,
+  pageQuery,
+  placeBetBody,
+  tableParams,
+} from '../schemas.js';
+import { tableView } from '../views.js';
+
+export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerRoute(app, ctx, {
+    method: 'GET',
+    url: '/api/v1/tables',
+    summary: 'Every table with its phase',
+    tag: 'tables',
+    roles: 'public',
+    handler: async () => {
+      const ids = await ctx.store.listTables();
+      return Promise.all(
+        ids.map(async (tableId) => {
+          const snap = (await ctx.service.snapshot(tableId))!;
+          return {
+            id: tableId,
+            name: snap.settings.name,
+            currency: ctx.store.currency,
+            shaker: snap.settings.shaker,
+            phase: snap.state.phase,
+            roundNo: snap.state.roundNo,
+          };
+        }),
+      );
+    },
+  });
+
+  registerRoute(app, ctx, {
+    method: 'GET',
+    url: '/api/v1/tables/:tableId',
+    summary:
+      'The public view of a table: phase, commitment, stakes by spot, results, legal croupier steps',
+    tag: 'tables',
+    roles: 'public',
+    params: tableParams,
+    handler: ({ params }) => viewOf(ctx, params.tableId),
+  });
+
+  registerRoute(app, ctx, {
+    method: 'POST',
+    url: '/api/v1/tables/:tableId/bets',
+    summary: 'Place a bet (Art. 5) while betting is open',
+    tag: 'bets',
+    roles: ['player'],
+    params: tableParams,
+    body: placeBetBody,
+    successStatus: 201,
+    handler: async ({ params, body, user, idempotencyKey }) => {
+      const command: Command = {
+        type: 'place-bet',
+        betId: body.betId,
+        playerId: user.id,
+        spot: body.spot,
+        stakeMinor: body.stakeMinor,
+      };
+      const outcome = await run(
+        ctx,
+        params.tableId,
+        command,
+        idempotencyKey && `${user.id}:${idempotencyKey}`,
+      );
+      ctx.metrics.count('cussec_bets_total', { result: outcome.ok ? 'placed' : 'refused' });
+      return betAnswer(ctx, outcome, user.id);
+    },
+  });
+
+  registerRoute(app, ctx, {
+    method: 'DELETE',
+    url: '/api/v1/tables/:tableId/bets/:betId',
+    summary: 'Withdraw a bet placed in the current betting window (Art. 3.4)',
+    tag: 'bets',
+    roles: ['player'],
+    params: betParams,
+    handler: async ({ params, user, idempotencyKey }) => {
+      const outcome = await run(
+        ctx,
+        params.tableId,
+        { type: 'withdraw-bet', betId: params.betId, playerId: user.id },
+        idempotencyKey && `${user.id}:${idempotencyKey}`,
+      );
+      return betAnswer(ctx, outcome, user.id);
+    },
+  });
+
+  registerRoute(app, ctx, {
+    method: 'GET',
+    url: '/api/v1/tables/:tableId/my-bets',
+    summary: "The player's bets in the current round and what they won",
+    tag: 'bets',
+    roles: ['player'],
+    params: tableParams,
+    handler: async ({ params, user }) => {
+      const snap = await ctx.service.snapshot(params.tableId);
+      if (snap === undefined)
+        throw new HttpError(404, 'unknown_table', `there is no table "${params.tableId}"`);
+      const results = new Map((snap.state.settlement?.results ?? []).map((r) => [r.betId, r]));
+      const bets = snap.state.bets
+        .filter((b) => b.playerId === user.id)
+        .map((b) => {
+          const r = results.get(b.betId);
+          return {
+            betId: b.betId,
+            spot: b.spot,
+            stakeMinor: b.stakeMinor,
+            rollNo: b.rollNo,
+            ...(r ? { winMinor: r.winMinor, returnedMinor: r.returnedMinor } : {}),
+          };
+        });
+      return { roundNo: snap.state.roundNo, bets };
+    },
+  });
+
+  registerRoute(app, ctx, {
+    method: 'POST',
+    url: '/api/v1/tables/:tableId/commands',
+    summary: 'A step of the round (Arts. 2–4); the electronic shaker seals its roll itself',
+    tag: 'croupier',
+    roles: ['croupier'],
+    params: tableParams,
+    body: croupierCommandBody,
+    handler: async ({ params, body, user, idempotencyKey }) => {
+      const command = { ...body, croupierId: user.id } as Command;
+      const outcome = await run(
+        ctx,
+        params.tableId,
+        command,
+        idempotencyKey && `${user.id}:${idempotencyKey}`,
+      );
+      ctx.metrics.count('cussec_commands_total', {
+        type: body.type,
+        result: outcome.ok ? 'accepted' : 'refused',
+      });
+      if (!outcome.ok) throw fromRejection(outcome.rejection);
+      return { events: outcome.events, view: await viewOf(ctx, params.tableId) };
+    },
+  });
+
+  registerRoute(app, ctx, {
+    method: 'GET',
+    url: '/api/v1/tables/:tableId/exposure',
+    summary: 'Stakes of the round and the worst case over the 216 outcomes',
+    tag: 'croupier',
+    roles: ['croupier', 'supervisor'],
+    params: tableParams,
+    handler: async ({ params }) => {
+      const snap = await ctx.service.snapshot(params.tableId);
+      if (snap === undefined)
+        throw new HttpError(404, 'unknown_table', `there is no table "${params.tableId}"`);
+      const e = snap.book.exposure();
+      return {
+        stakedMinor: e.stakedMinor,
+        worstCase: e.worst,
+        expectedHouseGainMinor: e.expectedHouseGainMinor,
+        liabilityCapMinor: snap.settings.liabilityMinorMax,
+      };
+    },
+  });
+
+  registerRoute(app, ctx, {
+    method: 'GET',
+    url: '/api/v1/tables/:tableId/events',
+    summary: "The table's journal entries after a seq",
+    tag: 'tables',
+    roles: 'any',
+    params: tableParams,
+    query: pageQuery,
+    handler: ({ params, query }) =>
+      ctx.store.readJournal({
+        fromSeq: query.after + 1,
+        limit: query.limit,
+        tableId: params.tableId,
+      }),
+  });
+
+  registerRoute(app, ctx, {
+    method: 'POST',
+    url: '/api/v1/tables',
+    summary: 'Create a table (house options need DICJ authorization, Art. 8)',
+    tag: 'supervisor',
+    roles: ['supervisor'],
+    body: z.object({ tableId: id, name: z.string().min(1).max(64).optional() }).passthrough(),
+    successStatus: 201,
+    handler: async ({ body }) => {
+      const { tableId, name, ...rest } = body;
+      const parsed = parseTableSettings({ ...defaultTableSettings(tableId, name), ...rest });
+      if (!parsed.ok)
+        throw new HttpError(400, parsed.error.code, parsed.error.message, parsed.error.article);
+      const created = await ctx.service.createTable(parsed.value);
+      if (created === 'exists')
+        throw new HttpError(409, 'table_exists', `table "${tableId}" exists`);
+      return viewOf(ctx, tableId);
+    },
+  });
+
+  registerRoute(app, ctx, {
+    method: 'PATCH',
+    url: '/api/v1/tables/:tableId/limits',
+    summary: "Change a table's limits between rounds",
+    tag: 'supervisor',
+    roles: ['supervisor'],
+    params: tableParams,
+    body: limitsBody,
+    handler: async ({ params, body, user }) => {
+      const limits = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+      const outcome = await ctx.service.changeLimits(params.tableId, limits, user.id);
+      if (!outcome.ok) throw fromRejection(outcome.rejection);
+      return viewOf(ctx, params.tableId);
+    },
+  });
+}
+
+async function run(
+  ctx: AppContext,
+  tableId: string,
+  command: Command,
+  idempotencyKey: string | undefined,
+): Promise<CommandOutcome> {
+  return ctx.service.execute({ tableId, command, ...(idempotencyKey ? { idempotencyKey } : {}) });
+}
+
+async function betAnswer(
+  ctx: AppContext,
+  outcome: CommandOutcome,
+  playerId: string,
+): Promise<object> {
+  if (!outcome.ok) throw fromRejection(outcome.rejection);
+  const event = outcome.events[0]?.event;
+  const balance = await ctx.store.getAccount(`wallet:${playerId}`);
+  return {
+    bet: event && 'bet' in event ? event.bet : null,
+    seq: outcome.events[0]?.seq ?? null,
+    balanceMinor: balance?.balanceMinor ?? 0,
+  };
+}
+
+export async function viewOf(ctx: AppContext, tableId: string) {
+  const snap = await ctx.service.snapshot(tableId);
+  if (snap === undefined)
+    throw new HttpError(404, 'unknown_table', `there is no table "${tableId}"`);
+  const history = await ctx.hub.history(tableId, snap.header.recentRoundSeqs);
+  return tableView(ctx.service, tableId, history, ctx.hub.lastEventSeq, ctx.clock());
+}

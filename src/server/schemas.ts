@@ -1,0 +1,92 @@
+/** The request schemas shared by routes and sockets (and the OpenAPI document). */
+import { z } from 'zod';
+import { ROLES } from '../ledger/index.js';
+
+export const id = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, 'an id: 1 to 64 letters, digits or _.:-');
+export const amountMinor = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+export const tableParams = z.object({ tableId: id }).strict();
+export const betParams = z.object({ tableId: id, betId: id }).strict();
+export const playerParams = z.object({ playerId: id }).strict();
+
+export const loginBody = z
+  .object({ username: z.string().min(1).max(64), password: z.string().min(1).max(200) })
+  .strict();
+
+export const placeBetBody = z
+  .object({ betId: id, spot: z.string().min(1).max(40), stakeMinor: amountMinor })
+  .strict();
+
+export const croupierCommandBody = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('cover') }).strict(),
+  z.object({ type: z.literal('fasten-latches') }).strict(),
+  z.object({ type: z.literal('pull-lever') }).strict(),
+  z.object({ type: z.literal('trigger-shaker') }).strict(),
+  z.object({ type: z.literal('open-betting') }).strict(),
+  z.object({ type: z.literal('ring-bell') }).strict(),
+  z.object({ type: z.literal('lift-dome') }).strict(),
+  z
+    .object({
+      type: z.literal('read-dice'),
+      dice: z.tuple([z.number().int(), z.number().int(), z.number().int()]),
+    })
+    .strict(),
+  z.object({ type: z.literal('reveal-dice') }).strict(),
+  z.object({ type: z.literal('void-roll'), reason: z.enum(['stacked', 'tilted']) }).strict(),
+  z.object({ type: z.literal('pay-all') }).strict(),
+]);
+
+export const cageBody = z.object({ amountMinor }).strict();
+
+export const createUserBody = z
+  .object({
+    username: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits and _.- (1 to 64)'),
+    password: z.string().min(10, 'at least 10 characters').max(200),
+    role: z.enum(ROLES),
+    displayName: z.string().min(1).max(100).optional(),
+  })
+  .strict();
+
+export const limitsBody = z
+  .object({
+    stakeMinorMin: amountMinor.optional(),
+    stakeMinorMax: amountMinor.optional(),
+    liabilityMinorMax: amountMinor.optional(),
+    bettingTimerMs: z.number().int().min(1_000).max(600_000).nullable().optional(),
+  })
+  .strict();
+
+export const pageQuery = z
+  .object({
+    after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+    limit: z.coerce.number().int().min(1).max(1_000).default(100),
+  })
+  .strict();
+
+export const recallQuery = z
+  .object({ rounds: z.coerce.number().int().min(1).max(100).default(10) })
+  .strict();
+
+export const wsQuery = z
+  .object({ after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional() })
+  .strict();
+
+/** What a player may send on a table's socket. */
+export const wsMessage = z.discriminatedUnion('type', [
+  z
+    .object({
+      type: z.literal('place-bet'),
+      requestId: z.string().min(1).max(64),
+      betId: id,
+      spot: z.string().min(1).max(40),
+      stakeMinor: amountMinor,
+    })
+    .strict(),
+  z
+    .object({ type: z.literal('withdraw-bet'), requestId: z.string().min(1).max(64), betId: id })
+    .strict(),
+]);
