@@ -1,3 +1,4 @@
+export * from './cluster.js';
 export * from './errors.js';
 export type { Migration } from './migration.js';
 export { PG_MIGRATIONS } from './pg-schema.js';

@@ -15,6 +15,7 @@
 import { randomInt } from 'node:crypto';
 import pg from 'pg';
 import type { JournalEntry } from '../journal/index.js';
+import { PgCluster } from './cluster.js';
 import { migratePg } from './pg-migrate.js';
 import { PgTxDriver } from './pg-driver.js';
 import {
@@ -118,7 +119,13 @@ export async function openPgStore(options: PgStoreOptions): Promise<Store> {
     await pool.end();
     throw error;
   }
-  return new PgStore(pool, options.currency, clock, options.transactionAttemptsMax ?? 8);
+  const clientConfig: pg.ClientConfig = {
+    connectionString: options.url,
+    types,
+    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
+  };
+  const cluster = new PgCluster(pool, clientConfig, options.schema ?? 'public');
+  return new PgStore(pool, options.currency, clock, options.transactionAttemptsMax ?? 8, cluster);
 }
 
 function asError(e: unknown): Error {
@@ -142,6 +149,7 @@ class PgStore implements Store {
     readonly currency: Currency,
     private readonly clock: () => number,
     private readonly attemptsMax: number,
+    readonly cluster: PgCluster,
   ) {}
 
   async transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
@@ -383,7 +391,8 @@ class PgStore implements Store {
     return rows.map((r) => r.version);
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  async close(): Promise<void> {
+    await this.cluster.close();
+    await this.pool.end();
   }
 }

@@ -12,6 +12,7 @@
 import { realpathSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { JournalEntry } from '../journal/index.js';
+import { SingleNodeCluster } from './cluster.js';
 import { Mutex } from './mutex.js';
 import {
   ACCOUNT_COLUMNS,
@@ -117,6 +118,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
 
 class SqliteStore implements Store {
   readonly engine = 'sqlite' as const;
+  readonly cluster = new SingleNodeCluster();
   private readonly driver: SqliteTxDriver;
   private closed = false;
 
@@ -364,6 +366,7 @@ class SqliteStore implements Store {
       this.closed = true;
       return Promise.resolve();
     });
+    await this.cluster.close();
     this.reader.close();
     this.writer.close();
   }

@@ -7,6 +7,7 @@
  * entries, record the command's answer — and it all commits or none of it does.
  */
 import type { JournalEntry, JournalInput, JournalReader } from '../journal/index.js';
+import type { Cluster } from './cluster.js';
 import type {
   Account,
   AccountInput,
@@ -134,6 +135,8 @@ export const PAGE_ROWS_MAX = 10_000;
 export interface Store extends JournalReader {
   readonly engine: Engine;
   readonly currency: Currency;
+  /** Signals and leases shared by the nodes of a floor (a single node on SQLite). */
+  readonly cluster: Cluster;
 
   transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
 

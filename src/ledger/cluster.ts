@@ -1,0 +1,136 @@
+/**
+ * What the nodes of a casino floor share besides the data: a wake-up signal
+ * (PostgreSQL LISTEN/NOTIFY) and leases (PostgreSQL session advisory locks).
+ *
+ * A signal only says "the journal moved": a node that gets one reads the
+ * journal after the last entry it saw, so a lost signal delays an event but
+ * never loses it. A lease is held by the connection that took it: when a node
+ * dies, its connection closes, PostgreSQL releases the lock, and another node
+ * takes the lease on its next try.
+ */
+import pg from 'pg';
+
+export interface Cluster {
+  /** Wakes every node's listener (this one's included), after the caller's commit. */
+  notify(payload: string): Promise<void>;
+  /** Calls `onSignal` on every notify from any node, until close. */
+  listen(onSignal: (payload: string) => void): Promise<void>;
+  /** Takes the lease named `key` if no other node holds it; true when this node holds it now. */
+  tryLease(key: string): Promise<boolean>;
+  /** Whether this node holds the lease now (false after its connection was lost). */
+  holds(key: string): boolean;
+  close(): Promise<void>;
+}
+
+/** One process, one node: every lease is ours and nobody else needs waking. */
+export class SingleNodeCluster implements Cluster {
+  private readonly listeners: ((payload: string) => void)[] = [];
+  notify(payload: string): Promise<void> {
+    for (const l of this.listeners) l(payload);
+    return Promise.resolve();
+  }
+  listen(onSignal: (payload: string) => void): Promise<void> {
+    this.listeners.push(onSignal);
+    return Promise.resolve();
+  }
+  tryLease(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+  holds(): boolean {
+    return true;
+  }
+  close(): Promise<void> {
+    this.listeners.length = 0;
+    return Promise.resolve();
+  }
+}
+
+const RECONNECT_DELAY_MS = 500;
+
+export class PgCluster implements Cluster {
+  private client: pg.Client | undefined;
+  private connecting: Promise<pg.Client> | undefined;
+  private readonly leases = new Set<string>();
+  private readonly listeners: ((payload: string) => void)[] = [];
+  private closed = false;
+  private readonly channel: string;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly clientConfig: pg.ClientConfig,
+    namespace: string,
+  ) {
+    this.channel = `cussec_${namespace}`;
+  }
+
+  async notify(payload: string): Promise<void> {
+    await this.pool.query('SELECT pg_notify($1, $2)', [this.channel, payload]);
+  }
+
+  async listen(onSignal: (payload: string) => void): Promise<void> {
+    this.listeners.push(onSignal);
+    await this.connection();
+  }
+
+  async tryLease(key: string): Promise<boolean> {
+    if (this.leases.has(key)) return true;
+    const client = await this.connection();
+    const result = await client.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked',
+      [`${this.channel}:${key}`],
+    );
+    if (result.rows[0]?.locked === true) this.leases.add(key);
+    return this.leases.has(key);
+  }
+
+  holds(key: string): boolean {
+    return this.leases.has(key);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.leases.clear();
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  /** The dedicated connection that listens and holds the leases; made again after a loss. */
+  private connection(): Promise<pg.Client> {
+    if (this.client !== undefined) return Promise.resolve(this.client);
+    this.connecting ??= this.connect().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client(this.clientConfig);
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    client.on('notification', (message) => {
+      if (message.channel === this.channel)
+        for (const l of this.listeners) l(message.payload ?? '');
+    });
+    await client.connect();
+    await client.query(`LISTEN ${this.channel}`);
+    this.client = client;
+    return client;
+  }
+
+  /** The connection is gone, and with it every lease; listeners are re-attached after a pause. */
+  private lost(client: pg.Client): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    this.leases.clear();
+    if (this.closed || this.listeners.length === 0) return;
+    const retry = (): void => {
+      if (this.closed) return;
+      this.connection()
+        .then(() => {
+          // A signal may have been missed while disconnected: wake the listeners once.
+          for (const l of this.listeners) l('reconnected');
+        })
+        .catch(() => setTimeout(retry, RECONNECT_DELAY_MS).unref());
+    };
+    setTimeout(retry, RECONNECT_DELAY_MS).unref();
+  }
+}
