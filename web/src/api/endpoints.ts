@@ -1,0 +1,72 @@
+/** One function per endpoint of docs/api.md that the app calls. */
+import { api, get } from './http.js';
+import type {
+  BetAnswer,
+  Exposure,
+  JournalEntry,
+  JournalVerify,
+  Me,
+  MyBets,
+  PlayerRow,
+  RoundEvent,
+  TableSummary,
+  TableView,
+  Triple,
+  User,
+} from './types.js';
+
+const table = (id: string): string => `/tables/${encodeURIComponent(id)}`;
+
+export const login = (username: string, password: string): Promise<{ user: User }> =>
+  api('POST', '/session', { body: { username, password } });
+export const logout = (): Promise<void> => api('DELETE', '/session');
+export const me = (): Promise<Me> => get('/me');
+
+export const tables = (): Promise<TableSummary[]> => get('/tables');
+export const tableView = (id: string): Promise<TableView> => get(table(id));
+export const myBets = (id: string): Promise<MyBets> => get(`${table(id)}/my-bets`);
+
+export const placeBet = (id: string, betId: string, spot: string, stakeMinor: number) =>
+  api<BetAnswer>('POST', `${table(id)}/bets`, {
+    body: { betId, spot, stakeMinor },
+    idempotent: true,
+  });
+export const withdrawBet = (id: string, betId: string) =>
+  api<BetAnswer>('DELETE', `${table(id)}/bets/${encodeURIComponent(betId)}`, {
+    idempotent: true,
+  });
+
+/** A croupier command of Arts. 2–4, e.g. `{type: 'cover'}` or `{type: 'read-dice', dice}`. */
+export type CroupierCommand =
+  | { readonly type: string }
+  | { readonly type: 'read-dice'; readonly dice: Triple }
+  | { readonly type: 'void-roll'; readonly reason: 'stacked' | 'tilted' };
+
+export const command = (id: string, cmd: CroupierCommand) =>
+  api<{ events: RoundEvent[]; view: TableView }>('POST', `${table(id)}/commands`, {
+    body: cmd,
+    idempotent: true,
+  });
+/** The table's journal entries after `after` (docs/api.md); each entry's payload is a round event. */
+export const tableEvents = (id: string, after: number, limit: number): Promise<JournalEntry[]> =>
+  get(`${table(id)}/events?after=${after}&limit=${limit}`);
+export const exposure = (id: string): Promise<Exposure> => get(`${table(id)}/exposure`);
+export const recall = (id: string, rounds: number): Promise<unknown> =>
+  get(`${table(id)}/recall?rounds=${rounds}`);
+export const fairness = (id: string): Promise<unknown> => get(`${table(id)}/fairness`);
+
+export const players = (): Promise<PlayerRow[]> => get('/players');
+export const deposit = (playerId: string, amountMinor: number) =>
+  api<{ balanceMinor: number }>('POST', `/players/${encodeURIComponent(playerId)}/deposits`, {
+    body: { amountMinor },
+    idempotent: true,
+  });
+export const withdraw = (playerId: string, amountMinor: number) =>
+  api<{ balanceMinor: number }>('POST', `/players/${encodeURIComponent(playerId)}/withdrawals`, {
+    body: { amountMinor },
+    idempotent: true,
+  });
+
+export const journal = (after: number, limit: number): Promise<JournalEntry[]> =>
+  get(`/journal?after=${after}&limit=${limit}`);
+export const verifyJournal = (): Promise<JournalVerify> => get('/journal/verify');

@@ -1,0 +1,95 @@
+/**
+ * The table's WebSocket (`/api/v1/tables/:id/ws`, docs/api.md): same origin,
+ * ws or wss by the page's protocol, the session cookie for auth. It reconnects
+ * with a growing delay and resumes with `?after=<last seq>` so no event is
+ * missed; events already seen (seq at or below the last) are dropped.
+ */
+import { API_BASE } from './http.js';
+import type { RoundEvent, ServerMessage, TableView } from './types.js';
+
+export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
+
+export interface LiveHandlers {
+  readonly onHello: (view: TableView) => void;
+  readonly onEvent: (event: RoundEvent, seq: number) => void;
+  readonly onStatus: (status: LiveStatus) => void;
+}
+
+/** Close code of a resume whose `after` is too far behind (the server's limit). */
+export const WS_CLOSE_TOO_FAR_BEHIND = 4001;
+const RETRY_MS_MIN = 500;
+const RETRY_MS_MAX = 10_000;
+
+export function socketUrl(
+  loc: Pick<Location, 'protocol' | 'host'>,
+  tableId: string,
+  after: number | null,
+): string {
+  const scheme = loc.protocol === 'https:' ? 'wss:' : 'ws:';
+  const query = after === null ? '' : `?after=${after}`;
+  return `${scheme}//${loc.host}${API_BASE}/tables/${encodeURIComponent(tableId)}/ws${query}`;
+}
+
+export class LiveTable {
+  private socket: WebSocket | null = null;
+  private lastSeq: number | null = null;
+  private retryMs = RETRY_MS_MIN;
+  private timer: number | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly tableId: string,
+    private readonly handlers: LiveHandlers,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    window.clearTimeout(this.timer);
+    this.socket?.close();
+    this.socket = null;
+  }
+
+  private connect(): void {
+    this.handlers.onStatus(this.lastSeq === null ? 'connecting' : 'reconnecting');
+    const socket = new WebSocket(socketUrl(location, this.tableId, this.lastSeq));
+    this.socket = socket;
+    socket.onopen = () => {
+      this.retryMs = RETRY_MS_MIN;
+    };
+    socket.onmessage = (message) => this.receive(message.data);
+    socket.onclose = (event) => {
+      if (this.socket !== socket || this.stopped) return;
+      // The server cannot replay that far back: start afresh from a new hello view.
+      if (event.code === WS_CLOSE_TOO_FAR_BEHIND) this.lastSeq = null;
+      this.handlers.onStatus('reconnecting');
+      this.timer = window.setTimeout(() => this.connect(), this.retryMs);
+      this.retryMs = Math.min(this.retryMs * 2, RETRY_MS_MAX);
+    };
+  }
+
+  private receive(data: unknown): void {
+    if (typeof data !== 'string') return;
+    let message: ServerMessage;
+    try {
+      message = JSON.parse(data) as ServerMessage;
+    } catch {
+      return;
+    }
+    if (message.type === 'hello') {
+      // On the first connection nothing is replayed, so the view is the starting point;
+      // after a reconnect the events after lastSeq follow and are applied one by one.
+      if (this.lastSeq === null) this.lastSeq = message.view.lastEventSeq;
+      this.handlers.onStatus('live');
+      this.handlers.onHello(message.view);
+    } else if (message.type === 'event') {
+      if (this.lastSeq !== null && message.seq <= this.lastSeq) return;
+      this.lastSeq = message.seq;
+      this.handlers.onEvent(message.event, message.seq);
+    }
+  }
+}

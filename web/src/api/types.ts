@@ -1,0 +1,164 @@
+/**
+ * The shapes of docs/api.md, as the browser reads them. Only what the app uses
+ * is typed; everything else the server sends is ignored.
+ */
+
+export type Role = 'player' | 'croupier' | 'supervisor' | 'cashier' | 'inspector';
+
+export interface User {
+  readonly id: string;
+  readonly username: string;
+  readonly role: Role;
+  readonly displayName: string;
+}
+
+export interface Me {
+  readonly user: User;
+  readonly wallet: { readonly balanceMinor: number; readonly currency: string } | null;
+}
+
+export type Phase =
+  | 'idle'
+  | 'covered'
+  | 'latched'
+  | 'shaking'
+  | 'shaken'
+  | 'betting'
+  | 'closed'
+  | 'lifted'
+  | 'voided'
+  | 'revealed'
+  | 'paid';
+
+export type Triple = readonly [number, number, number];
+
+export interface TableSummary {
+  readonly id: string;
+  readonly name: string;
+  readonly currency: string;
+  readonly shaker: 'lever' | 'electronic';
+  readonly phase: Phase;
+  readonly roundNo: number;
+}
+
+export interface LastRound {
+  readonly roundNo: number;
+  /** Not in docs/api.md's example; used when present, else found from events (see verify). */
+  readonly rollNo?: number;
+  readonly dice: Triple;
+  readonly winningSpots: readonly string[];
+  readonly nonceHex?: string | null;
+  readonly commitmentHex?: string | null;
+}
+
+export interface HistoryEntry {
+  readonly roundNo: number;
+  readonly dice: Triple;
+  readonly total: number;
+}
+
+export interface TableView {
+  readonly id: string;
+  readonly name: string;
+  readonly currency: string;
+  readonly shaker: 'lever' | 'electronic';
+  readonly displayBoard: boolean;
+  readonly bettingTimerMs: number | null;
+  readonly stakeMinorMin: number;
+  readonly stakeMinorMax: number;
+  readonly liabilityMinorMax: number;
+  readonly paytable: {
+    readonly spots: readonly string[];
+    readonly totalOdds: { readonly '5/16': number; readonly '6/15': number };
+  };
+  readonly phase: Phase;
+  readonly roundNo: number;
+  readonly rollNo: number;
+  /** Not in docs/api.md; the server sends it (lever pulls so far, Art. 2.1) and it is used when present. */
+  readonly leverPulls?: number;
+  readonly commitmentHex: string | null;
+  readonly bettingDeadlineMs: number | null;
+  readonly stakesBySpotMinor: Readonly<Record<string, number>>;
+  readonly betCount: number;
+  readonly totalStakeMinor: number;
+  readonly lastRound: LastRound | null;
+  readonly history: readonly HistoryEntry[];
+  readonly allowed: Readonly<Record<string, boolean>>;
+  readonly lastEventSeq: number;
+}
+
+export interface Bet {
+  readonly betId: string;
+  readonly spot: string;
+  readonly stakeMinor: number;
+  readonly rollNo: number;
+  readonly playerId?: string;
+  readonly winMinor?: number;
+  readonly returnedMinor?: number;
+}
+
+export interface MyBets {
+  readonly roundNo: number;
+  readonly bets: readonly Bet[];
+}
+
+export interface BetAnswer {
+  readonly bet: Bet;
+  readonly balanceMinor: number;
+}
+
+export interface Exposure {
+  readonly stakedMinor: number;
+  readonly worstCase: {
+    readonly dice: Triple;
+    readonly returnedMinor: number;
+    readonly houseLossMinor: number;
+  };
+  readonly expectedHouseGainMinor: number;
+  readonly liabilityCapMinor: number;
+}
+
+export interface PlayerRow {
+  readonly id: string;
+  readonly username: string;
+  readonly displayName: string;
+  readonly balanceMinor: number;
+}
+
+export interface JournalEntry {
+  readonly seq: number;
+  readonly tableId: string;
+  readonly type: string;
+  readonly payload: unknown;
+  readonly atMs: number;
+  readonly prevHash: string;
+  readonly hash: string;
+}
+
+export interface JournalVerify {
+  readonly ok: boolean;
+  readonly entries: number;
+  readonly failure?: { readonly seq: number; readonly reason: string };
+}
+
+/** A round event of docs/table.md; fields beyond the base are read by `type`. */
+export interface RoundEvent {
+  readonly type: string;
+  readonly tableId: string;
+  readonly roundNo: number;
+  readonly rollNo: number;
+  readonly atMs: number;
+  readonly [field: string]: unknown;
+}
+
+export type ServerMessage =
+  | { readonly type: 'hello'; readonly tableId: string; readonly view: TableView }
+  | { readonly type: 'event'; readonly seq: number; readonly event: RoundEvent }
+  | { readonly type: 'ack'; readonly requestId: string }
+  | { readonly type: 'error'; readonly requestId?: string; readonly error: ApiErrorBody };
+
+export interface ApiErrorBody {
+  readonly code: string;
+  readonly message: string;
+  readonly article?: string;
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES, PHASES } from '../../../src/table/types.js';
+import { REJECTION_CODES } from '../../../src/table/rejections.js';
+import { DICT } from './dict.js';
+import { fill, initialLang, LANGS, translate } from './i18n.js';
+
+const placeholders = (text: string): string[] =>
+  [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
+
+describe('the dictionary', () => {
+  it('has every key in Traditional Chinese, Portuguese and English, none empty', () => {
+    for (const [key, entry] of Object.entries(DICT)) {
+      for (const lang of LANGS) expect(entry[lang].trim(), `${key} ${lang}`).not.toBe('');
+    }
+  });
+
+  it('uses the same {placeholders} in every language', () => {
+    for (const [key, entry] of Object.entries(DICT)) {
+      expect(placeholders(entry.pt), key).toEqual(placeholders(entry.en));
+      expect(placeholders(entry['zh-Hant']), key).toEqual(placeholders(entry.en));
+    }
+  });
+
+  it('names every phase of the round machine', () => {
+    for (const phase of PHASES) expect(DICT).toHaveProperty(`phase.${phase}`);
+  });
+
+  it('names every round event', () => {
+    for (const type of EVENT_TYPES) expect(DICT).toHaveProperty(`event.${type}`);
+  });
+
+  it('translates only codes the round machine or the ledger really use', () => {
+    const known = new Set<string>([
+      ...REJECTION_CODES,
+      'network',
+      'insufficient_funds',
+      'unauthorized',
+      'forbidden',
+    ]);
+    for (const key of Object.keys(DICT).filter((k) => k.startsWith('err.')))
+      expect(known.has(key.slice(4)), key).toBe(true);
+  });
+});
+
+describe('translate', () => {
+  it('fills placeholders and leaves unknown ones visible', () => {
+    expect(fill('{a} and {b}', { a: 1 })).toBe('1 and {b}');
+    expect(translate('pt', 'player.countdown', { s: 7 })).toBe('Faltam 7 s');
+    expect(translate('zh-Hant', 'app.article', { a: '3.4' })).toBe('第3.4條');
+  });
+});
+
+describe('initialLang', () => {
+  it('prefers the stored choice, then the browser, then English', () => {
+    expect(initialLang('pt', ['zh-TW'])).toBe('pt');
+    expect(initialLang(null, ['zh-HK', 'en'])).toBe('zh-Hant');
+    expect(initialLang('xx', ['pt-PT'])).toBe('pt');
+    expect(initialLang(null, ['fr'])).toBe('en');
+  });
+});

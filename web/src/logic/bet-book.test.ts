@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { Bet } from '../api/types.js';
+import {
+  emptyBook,
+  lastWithdrawable,
+  repeatable,
+  stakeOn,
+  totalStake,
+  winnings,
+  withBet,
+  withoutBet,
+} from './bet-book.js';
+
+const bet = (
+  betId: string,
+  spot: string,
+  stakeMinor: number,
+  rollNo = 1,
+  extra: Partial<Bet> = {},
+): Bet => ({ betId, spot, stakeMinor, rollNo, ...extra });
+
+describe('the player bet book', () => {
+  const book = [bet('a', 'small', 1000), bet('b', 'total:9', 500), bet('c', 'small', 2000)].reduce(
+    withBet,
+    emptyBook(7),
+  );
+
+  it('sums stakes by spot and in all', () => {
+    expect(stakeOn(book, 'small')).toBe(3000);
+    expect(totalStake(book)).toBe(3500);
+  });
+
+  it('withdraws the last bet on a spot first', () => {
+    expect(lastWithdrawable(book, 1, 'small')?.betId).toBe('c');
+    expect(lastWithdrawable(book, 1)?.betId).toBe('c');
+    expect(stakeOn(withoutBet(book, 'c'), 'small')).toBe(1000);
+  });
+
+  it('never offers to withdraw a bet that stands after a void roll (Art. 3.4)', () => {
+    const afterVoid = withBet(book, bet('d', 'big', 1000, 2));
+    expect(lastWithdrawable(afterVoid, 2, 'small')).toBeUndefined();
+    expect(lastWithdrawable(afterVoid, 2)?.betId).toBe('d');
+  });
+
+  it('replaces a bet the server answered twice instead of counting it twice', () => {
+    expect(totalStake(withBet(book, bet('a', 'small', 1000)))).toBe(3500);
+  });
+
+  it('repeats one bet per spot with the stakes summed', () => {
+    expect(repeatable(book)).toEqual([
+      { spot: 'small', stakeMinor: 3000 },
+      { spot: 'total:9', stakeMinor: 500 },
+    ]);
+  });
+
+  it('adds up what the round returned once every bet is settled', () => {
+    const settled = [
+      bet('a', 'small', 1000, 1, { winMinor: 1000, returnedMinor: 2000 }),
+      bet('b', 'big', 500, 1, { winMinor: 0, returnedMinor: 0 }),
+    ].reduce(withBet, emptyBook(1));
+    expect(winnings(settled)).toEqual({ winMinor: 1000, returnedMinor: 2000, settled: true });
+    expect(winnings(book).settled).toBe(false);
+  });
+});

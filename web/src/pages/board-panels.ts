@@ -1,0 +1,236 @@
+/** The display board's panels: result, results list, roadmaps, hot and cold numbers. */
+import type { HistoryEntry, TableView } from '../api/types.js';
+import { t } from '../i18n/i18n.js';
+import { hotCold, type Count } from '../logic/hot-cold.js';
+import { lastResult } from '../logic/last-result.js';
+import {
+  beadPlate,
+  bigRoad,
+  bigSmallOf,
+  lastColumns,
+  oddEvenOf,
+  ROAD_ROWS,
+  type BigSmall,
+  type OddEven,
+  type Round,
+} from '../logic/roadmap.js';
+import { die, diceRow } from '../ui/dice.js';
+import { h } from '../ui/dom.js';
+import { bigDice, panel, resultBadges } from '../ui/widgets.js';
+
+// Columns kept in the DOM; the grid shows as many of the newest as fit (see .road-grid).
+const BEAD_COLUMNS = 40;
+const ROAD_COLUMNS = 80;
+
+export function resultCard(v: TableView): HTMLElement {
+  const last = lastResult(v.lastRound, v.history, v.paytable);
+  if (last === null)
+    return panel(t('player.lastResult'), h('p', { class: 'muted' }, t('board.noHistory')));
+  const total = last.dice[0] + last.dice[1] + last.dice[2];
+  const el = panel(
+    `${t('player.lastResult')} · ${t('app.round')} ${last.roundNo}`,
+    h(
+      'div',
+      { class: 'result result-live board-result' },
+      bigDice(last.dice),
+      h(
+        'div',
+        { class: 'result-meta' },
+        h('span', { class: 'board-total' }, String(total)),
+        resultBadges(last.dice),
+      ),
+    ),
+  );
+  el.classList.add('board-card');
+  return el;
+}
+
+export function resultsTable(history: readonly HistoryEntry[], count: number): HTMLElement {
+  const recent = history.slice(-count).reverse();
+  const el = panel(
+    t('board.results'),
+    h(
+      'table',
+      { class: 'data results' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, t('app.round')),
+          h('th', { scope: 'col' }, t('player.dice')),
+          h('th', { scope: 'col', class: 'num' }, t('app.total')),
+          h('th', { scope: 'col' }, ''),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        recent.map((r) =>
+          h(
+            'tr',
+            { class: bigSmallOf(r.dice) === 'triple' ? 'row-triple' : '' },
+            h('td', {}, String(r.roundNo)),
+            h(
+              'td',
+              {},
+              diceRow(r.dice, 'dice-row list-dice'),
+              h('span', { class: 'sr-only' }, r.dice.join('-')),
+            ),
+            h('td', { class: 'num total-cell' }, String(r.total)),
+            h('td', {}, resultBadges(r.dice)),
+          ),
+        ),
+      ),
+    ),
+  );
+  el.classList.add('board-results');
+  return el;
+}
+
+type Mark = BigSmall | OddEven;
+
+function beadGrid(
+  rounds: readonly Round[],
+  markOf: (d: Round['dice']) => Mark,
+  label: string,
+): HTMLElement {
+  const cells = lastColumns(beadPlate(rounds, markOf), BEAD_COLUMNS);
+  return roadGrid(
+    'bead',
+    label,
+    cells.map((c) =>
+      h(
+        'span',
+        {
+          class: `bead bead-${c.mark}${c.triple ? ' is-triple' : ''}`,
+          style: `grid-column:${c.col + 1};grid-row:${c.row + 1}`,
+          title: `${t('app.round')} ${c.roundNo}: ${c.total}`,
+        },
+        t(`board.mark.${c.mark}`),
+      ),
+    ),
+  );
+}
+
+function roadGridOf(
+  rounds: readonly Round[],
+  markOf: (d: Round['dice']) => Mark,
+  skipTriples: boolean,
+  label: string,
+): HTMLElement {
+  const cells = lastColumns(
+    bigRoad(rounds, markOf, skipTriples ? (m) => m === 'triple' : () => false),
+    ROAD_COLUMNS,
+  );
+  return roadGrid(
+    'road',
+    label,
+    cells.map((c) =>
+      h(
+        'span',
+        {
+          class: `road-ring road-ring-${c.mark ?? 'none'}`,
+          style: `grid-column:${c.col + 1};grid-row:${c.row + 1}`,
+          title: `${t('app.round')} ${c.roundNo}`,
+        },
+        // A triple after this result (Small/Big road), or this result was a triple (Odd/Even road).
+        c.triples > 0
+          ? h('span', { class: 'road-ring-triple' }, c.triples > 1 ? String(c.triples) : '')
+          : null,
+      ),
+    ),
+  );
+}
+
+function roadGrid(kind: string, label: string, cells: HTMLElement[]): HTMLElement {
+  return h(
+    'figure',
+    { class: `roadmap roadmap-${kind}` },
+    h('figcaption', {}, label),
+    h(
+      'div',
+      { class: 'road-grid', role: 'img', 'aria-label': label, style: `--rows:${ROAD_ROWS}` },
+      cells,
+    ),
+  );
+}
+
+export function roadsPanel(history: readonly HistoryEntry[]): HTMLElement {
+  const rounds = history.map((r) => ({ roundNo: r.roundNo, dice: r.dice }));
+  const el = panel(
+    `${t('board.bigSmall')} · ${t('board.oddEven')}`,
+    h(
+      'div',
+      { class: 'roads' },
+      beadGrid(rounds, bigSmallOf, `${t('board.bigSmall')} — ${t('board.beadPlate')}`),
+      roadGridOf(rounds, bigSmallOf, true, `${t('board.bigSmall')} — ${t('board.bigRoad')}`),
+      beadGrid(rounds, oddEvenOf, `${t('board.oddEven')} — ${t('board.beadPlate')}`),
+      roadGridOf(rounds, oddEvenOf, false, `${t('board.oddEven')} — ${t('board.bigRoad')}`),
+    ),
+    h('p', { class: 'small muted legend' }, t('board.legendTriple')),
+  );
+  el.classList.add('board-roads');
+  return el;
+}
+
+function bars(
+  counts: readonly Count[],
+  hot: ReadonlySet<number>,
+  cold: ReadonlySet<number>,
+  face: boolean,
+): HTMLElement {
+  const max = Math.max(1, ...counts.map((c) => c.count));
+  return h(
+    'ul',
+    { class: `freq ${face ? 'freq-faces' : 'freq-totals'}` },
+    counts.map((c) =>
+      h(
+        'li',
+        {
+          class: hot.has(c.value) ? 'is-hot' : cold.has(c.value) ? 'is-cold' : '',
+          'aria-label': `${c.value}: ${t('board.timesShort', { n: c.count })}`,
+        },
+        h(
+          'span',
+          { class: 'freq-bar', 'aria-hidden': 'true' },
+          h('span', { style: `height:${((c.count / max) * 100).toFixed(0)}%` }),
+        ),
+        h('span', { class: 'freq-count', 'aria-hidden': 'true' }, String(c.count)),
+        face
+          ? die(c.value, { className: 'freq-die' })
+          : h('span', { class: 'freq-label', 'aria-hidden': 'true' }, String(c.value)),
+      ),
+    ),
+  );
+}
+
+export function hotColdPanel(history: readonly HistoryEntry[], window: number): HTMLElement {
+  const hc = hotCold(
+    history.map((r) => r.dice),
+    window,
+  );
+  const set = (xs: readonly Count[]): Set<number> => new Set(xs.map((x) => x.value));
+  const list = (xs: readonly Count[]): string => xs.map((x) => x.value).join(' · ');
+  const el = panel(
+    `${t('board.hot')} / ${t('board.cold')} · ${t('board.lastN', { n: hc.rounds })}`,
+    h(
+      'div',
+      { class: 'hc-head' },
+      h('span', { class: 'hot-chip' }, t('board.hot'), ': ', list(hc.hotTotals)),
+      h('span', { class: 'cold-chip' }, t('board.cold'), ': ', list(hc.coldTotals)),
+    ),
+    h('h3', { class: 'sub' }, t('board.faces')),
+    bars(hc.faces, set(hc.hotFaces.slice(0, 1)), set(hc.coldFaces.slice(0, 1)), true),
+    h('h3', { class: 'sub' }, t('board.totals')),
+    bars(
+      hc.totals.filter((c) => c.value >= 4 && c.value <= 17),
+      set(hc.hotTotals),
+      set(hc.coldTotals),
+      false,
+    ),
+  );
+  el.classList.add('board-hot');
+  return el;
+}

@@ -1,0 +1,268 @@
+/**
+ * The croupier's console: the procedure of Arts. 2–4 step by step, only the
+ * legal actions enabled (the TableView's `allowed`, i.e. the round machine's
+ * `can()`), the article behind each; dice entry on lever tables; void roll
+ * (Art. 3.3); the table's stakes and worst case; pay all (Art. 4).
+ */
+import {
+  command as sendCommand,
+  exposure as fetchExposure,
+  tableEvents,
+  type CroupierCommand,
+} from '../api/endpoints.js';
+import type { LiveStatus } from '../api/live.js';
+import type { Exposure, Me, RoundEvent, TableView } from '../api/types.js';
+import { rememberTable } from '../app/session.js';
+import { TableFeed } from '../app/table-feed.js';
+import { onLanguage, t } from '../i18n/i18n.js';
+import { secondsLeft } from '../logic/clock.js';
+import { formatMoney } from '../logic/money.js';
+import { layoutOdds, type LayoutOdds } from '../logic/paytable.js';
+import { h, replaceChildren } from '../ui/dom.js';
+import { LayoutBoard } from '../ui/layout-board.js';
+import { shell } from '../ui/shell.js';
+import { toast, toastError } from '../ui/status.js';
+import { Countdown, liveBadge, phasePill } from '../ui/widgets.js';
+import {
+  diceEntry,
+  eventLog,
+  exposurePanel,
+  procedurePanel,
+  stakesPanel,
+  type LogLine,
+} from './croupier-panels.js';
+import type { Page } from './page.js';
+
+const LOG_MAX = 40;
+
+export function croupierPage(me: Me, tableId: string): Page {
+  rememberTable(tableId);
+  return new CroupierPage(me, tableId);
+}
+
+class CroupierPage implements Page {
+  readonly el: HTMLElement;
+  private view: TableView | null = null;
+  private odds: LayoutOdds | null = null;
+  private oddsKey = '';
+  private board: LayoutBoard | null = null;
+  private exposure: Exposure | null = null;
+  private leverPulls = 0;
+  private dice: (number | null)[] = [null, null, null];
+  private log: LogLine[] = [];
+  private live: LiveStatus = 'connecting';
+  private busy = false;
+  private readonly countdown = new Countdown();
+  private readonly feed: TableFeed;
+  private readonly parts = {
+    bar: h('div', { class: 'table-bar' }),
+    steps: h('div', { class: 'console-steps' }),
+    felt: h('div', { class: 'felt felt-console' }),
+    right: h('div', { class: 'console-right' }),
+  };
+  private readonly cleanup: (() => void)[] = [];
+
+  constructor(
+    me: Me,
+    private readonly tableId: string,
+  ) {
+    const main = h(
+      'main',
+      { class: 'page page-croupier' },
+      this.parts.bar,
+      h('div', { class: 'console' }, this.parts.steps, this.parts.felt, this.parts.right),
+    );
+    this.el = shell({ me, tableId, active: 'croupier' }, main);
+    this.feed = new TableFeed(tableId, {
+      onView: (v) => this.onView(v),
+      onEvent: (e) => this.onEvent(e),
+      onStatus: (s) => {
+        this.live = s;
+        this.renderBar();
+      },
+    });
+    void this.feed.start();
+    const tick = window.setInterval(() => this.tick(), 250);
+    this.cleanup.push(
+      () => window.clearInterval(tick),
+      onLanguage(() => this.rebuild()),
+    );
+  }
+
+  destroy(): void {
+    this.feed.stop();
+    for (const c of this.cleanup) c();
+  }
+
+  private onView(view: TableView): void {
+    if (this.view === null) void this.backfillLog(view.lastEventSeq);
+    this.view = view;
+    if (typeof view.leverPulls === 'number') this.leverPulls = view.leverPulls;
+    else if (view.phase === 'latched') this.leverPulls = 0;
+    const key = JSON.stringify(view.paytable);
+    if (key !== this.oddsKey) {
+      this.oddsKey = key;
+      this.odds = layoutOdds(view.paytable);
+      this.rebuild();
+    } else {
+      this.render();
+    }
+    void this.loadExposure();
+  }
+
+  private onEvent(event: RoundEvent): void {
+    this.countPulls(event);
+    if (event.type === 'dice-read' || event.type === 'roll-voided') this.dice = [null, null, null];
+    this.log = [{ event, atMs: event.atMs }, ...this.log].slice(0, LOG_MAX);
+  }
+
+  /** Art. 2.1: the lever is pulled three times in a row; the events say how many so far. */
+  private countPulls(event: RoundEvent): void {
+    if (event.type === 'lever-pulled') this.leverPulls = Number(event['pullNo']);
+    if (event.type === 'dome-covered') this.leverPulls = 0;
+  }
+
+  /** The log starts with the table's recent events, so a croupier taking over sees what happened. */
+  private async backfillLog(lastSeq: number): Promise<void> {
+    try {
+      const entries = await tableEvents(this.tableId, Math.max(0, lastSeq - LOG_MAX), LOG_MAX);
+      const known = new Set(this.log.map((l) => l.event));
+      const older = entries
+        .map((e) => e.payload as RoundEvent)
+        .filter((e) => typeof e === 'object' && e !== null && !known.has(e))
+        .reverse()
+        .map((event) => ({ event, atMs: event.atMs }));
+      for (const { event } of [...older].reverse()) this.countPulls(event);
+      this.log = [...this.log, ...older].slice(0, LOG_MAX);
+      this.renderRight();
+    } catch (error) {
+      toastError(error);
+    }
+  }
+
+  private async loadExposure(): Promise<void> {
+    try {
+      this.exposure = await fetchExposure(this.tableId);
+      this.renderRight();
+    } catch (error) {
+      this.exposure = null;
+      toastError(error);
+    }
+  }
+
+  /** Sends one command; the answer's view is applied at once, the socket's events follow. */
+  private run(cmd: CroupierCommand, label: string): void {
+    if (this.busy) return;
+    this.busy = true;
+    void sendCommand(this.tableId, cmd)
+      .then((answer) => {
+        toast(t('croupier.done', { cmd: label }), 'ok');
+        this.onView(answer.view);
+        this.focusNext();
+      })
+      .catch(toastError)
+      .finally(() => {
+        this.busy = false;
+      });
+  }
+
+  /** Keyboard flow: after a step, focus goes to the next legal one. */
+  private focusNext(): void {
+    const next = this.parts.steps.querySelector<HTMLButtonElement>(
+      'button.step-btn:not(:disabled)',
+    );
+    next?.focus();
+  }
+
+  private rebuild(): void {
+    if (this.odds === null) return;
+    this.board = new LayoutBoard({ odds: this.odds, mode: 'croupier' });
+    this.parts.felt.replaceChildren(this.board.el);
+    this.render();
+  }
+
+  private render(): void {
+    const v = this.view;
+    if (v === null) return;
+    const settled =
+      v.lastRound !== null &&
+      v.lastRound.roundNo === v.roundNo &&
+      (v.phase === 'revealed' || v.phase === 'paid');
+    this.board?.update({
+      stakes: new Map(Object.entries(v.stakesBySpotMinor)),
+      lit: new Set(settled ? v.lastRound.winningSpots : []), // Art. 3.2
+      wins: new Map(),
+      open: false,
+      currency: v.currency,
+    });
+    this.renderBar();
+    this.renderSteps();
+    this.renderRight();
+  }
+
+  private renderBar(): void {
+    const v = this.view;
+    if (v === null) return;
+    replaceChildren(
+      this.parts.bar,
+      h('h1', { class: 'table-name' }, v.name),
+      h(
+        'span',
+        { class: 'round-no' },
+        `${t('app.round')} ${v.roundNo}`,
+        v.rollNo > 1 ? ` · ${t('app.roll')} ${v.rollNo}` : '',
+      ),
+      phasePill(v.phase),
+      this.countdown.el,
+      h(
+        'span',
+        { class: 'limits' },
+        `${t(`inspector.shaker.${v.shaker}`)} · ${t('croupier.betCount')} ${v.betCount} · ${t('croupier.staked')} ${formatMoney(v.totalStakeMinor, v.currency)}`,
+      ),
+      liveBadge(this.live),
+    );
+    this.tick();
+  }
+
+  private renderSteps(): void {
+    const v = this.view;
+    if (v === null) return;
+    replaceChildren(
+      this.parts.steps,
+      procedurePanel(v, this.leverPulls, (cmd, label) => this.run(cmd, label)),
+      v.shaker === 'lever'
+        ? diceEntry(
+            v,
+            this.dice,
+            (dice) => {
+              this.dice = dice;
+              this.renderSteps();
+            },
+            (dice) => this.run({ type: 'read-dice', dice }, t('croupier.cmd.read-dice')),
+          )
+        : null,
+    );
+  }
+
+  private renderRight(): void {
+    const v = this.view;
+    if (v === null) return;
+    replaceChildren(
+      this.parts.right,
+      exposurePanel(v, this.exposure),
+      stakesPanel(v),
+      eventLog(this.log),
+    );
+  }
+
+  private tick(): void {
+    const v = this.view;
+    if (v === null) return;
+    const left =
+      v.phase === 'betting' ? secondsLeft(v.bettingDeadlineMs, this.feed.clock.now()) : null;
+    this.countdown.update(
+      left,
+      v.bettingTimerMs === null ? null : Math.round(v.bettingTimerMs / 1000),
+    );
+  }
+}

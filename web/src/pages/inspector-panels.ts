@@ -1,0 +1,368 @@
+/** The inspector's views: journal rows, recall, paytable and odds, fairness. */
+import { spotOdds } from '../../../src/math/odds.js';
+import { spotById } from '../../../src/rules/index.js';
+import type { JournalEntry, JournalVerify, RoundEvent, TableView } from '../api/types.js';
+import { art, lang, t } from '../i18n/i18n.js';
+import { spotName } from '../i18n/spot-names.js';
+import { faceCounts } from '../logic/hot-cold.js';
+import { formatMoney } from '../logic/money.js';
+import { layoutOdds, payLabel } from '../logic/paytable.js';
+import { diceRow } from '../ui/dice.js';
+import { h } from '../ui/dom.js';
+import { eventDetail, eventTitle } from '../ui/event-text.js';
+import { panel, shortHex } from '../ui/widgets.js';
+
+const pct = (x: number, digits = 2): string => `${(x * 100).toFixed(digits)}%`;
+const time = (ms: number): string => new Date(ms).toLocaleString(lang(), { hour12: false });
+/** A scalar field of a loosely specified answer, as text. */
+const str = (v: unknown, fallback = ''): string =>
+  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : fallback;
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const raw = (value: unknown): HTMLElement =>
+  h(
+    'details',
+    { class: 'raw' },
+    h('summary', {}, t('inspector.raw')),
+    h('pre', { class: 'hex-block' }, JSON.stringify(value, null, 2)),
+  );
+
+export function verifyLine(v: JournalVerify): HTMLElement {
+  return v.ok
+    ? h(
+        'p',
+        { class: 'verify verify-ok', role: 'status' },
+        '✔ ',
+        t('inspector.verifyOk', { n: v.entries }),
+      )
+    : h(
+        'p',
+        { class: 'verify verify-bad', role: 'alert' },
+        '✖ ',
+        t('inspector.verifyFail', { seq: v.failure?.seq ?? '?', reason: v.failure?.reason ?? '' }),
+      );
+}
+
+export function journalTable(entries: readonly JournalEntry[]): HTMLElement {
+  if (entries.length === 0) return h('p', { class: 'muted' }, t('inspector.noData'));
+  return h(
+    'div',
+    { class: 'table-scroll' },
+    h(
+      'table',
+      { class: 'data' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ...[
+            'inspector.seq',
+            'inspector.time',
+            'app.table',
+            'inspector.type',
+            'inspector.details',
+            'inspector.hash',
+          ].map((k) => h('th', { scope: 'col' }, t(k as 'inspector.seq'))),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        entries.map((e) =>
+          h(
+            'tr',
+            {},
+            h('td', { class: 'num' }, String(e.seq)),
+            h('td', {}, time(e.atMs)),
+            h('td', {}, e.tableId),
+            h('td', {}, eventTitle(e.type)),
+            h(
+              'td',
+              {},
+              isRecord(e.payload) ? eventDetail(e.payload as RoundEvent) : '',
+              raw(e.payload),
+            ),
+            h('td', {}, shortHex(e.hash)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Recall's shape is loosely specified (docs/api.md): show the fields we know, and the rest raw. */
+export function recallView(data: unknown, view: TableView | null): HTMLElement {
+  const rounds = Array.isArray(data)
+    ? data
+    : isRecord(data) && Array.isArray(data['rounds'])
+      ? (data['rounds'] as unknown[])
+      : null;
+  if (rounds === null)
+    return data === null ? h('p', { class: 'muted' }, t('inspector.noData')) : raw(data);
+  const money = (m: unknown): string =>
+    typeof m === 'number' ? formatMoney(m, view?.currency ?? '') : '—';
+  return h(
+    'div',
+    { class: 'recall' },
+    rounds.filter(isRecord).map((r) => {
+      const dice = Array.isArray(r['dice']) ? (r['dice'] as number[]) : null;
+      const bets = (
+        Array.isArray(r['bets']) ? r['bets'] : Array.isArray(r['results']) ? r['results'] : []
+      ) as unknown[];
+      return panel(
+        `${t('app.round')} ${str(r['roundNo'], '?')}`,
+        h(
+          'div',
+          { class: 'recall-head' },
+          dice === null ? null : diceRow(dice, 'dice-row recall-dice'),
+          dice === null ? null : h('strong', {}, dice.join('-')),
+          typeof r['commitmentHex'] === 'string'
+            ? h('span', {}, `${t('inspector.commitment')}: `, shortHex(r['commitmentHex']))
+            : null,
+        ),
+        bets.length === 0
+          ? null
+          : h(
+              'table',
+              { class: 'data' },
+              h(
+                'thead',
+                {},
+                h(
+                  'tr',
+                  {},
+                  h('th', {}, t('inspector.spot')),
+                  h('th', {}, t('inspector.player')),
+                  h('th', { class: 'num' }, t('inspector.stake')),
+                  h('th', { class: 'num' }, t('inspector.returned')),
+                ),
+              ),
+              h(
+                'tbody',
+                {},
+                bets
+                  .filter(isRecord)
+                  .map((b) =>
+                    h(
+                      'tr',
+                      {},
+                      h('td', {}, typeof b['spot'] === 'string' ? spotNameOf(b['spot']) : ''),
+                      h('td', {}, str(b['playerId'])),
+                      h('td', { class: 'num' }, money(b['stakeMinor'])),
+                      h('td', { class: 'num' }, money(b['returnedMinor'])),
+                    ),
+                  ),
+              ),
+            ),
+        raw(r),
+      );
+    }),
+  );
+}
+
+function spotNameOf(id: string): string {
+  const spot = spotById(id);
+  return spot === undefined ? id : spotName(spot, lang());
+}
+
+/** Arts. 5, 6 and 8: what this table offers, at what odds, and the exact figures behind them. */
+export function paytableView(v: TableView): HTMLElement {
+  const odds = layoutOdds(v.paytable);
+  const money = (m: number): string => formatMoney(m, v.currency);
+  const options = h(
+    'dl',
+    { class: 'kvs options' },
+    kv(t('inspector.shaker'), `${t(`inspector.shaker.${v.shaker}`)} (${art('1.2')})`),
+    kv(t('inspector.displayBoard'), v.displayBoard ? t('app.yes') : t('app.no')),
+    kv(
+      t('inspector.timer'),
+      v.bettingTimerMs === null ? '—' : `${Math.round(v.bettingTimerMs / 1000)} s`,
+    ),
+    kv(t('inspector.stakeLimits'), `${money(v.stakeMinorMin)} – ${money(v.stakeMinorMax)}`),
+    kv(t('inspector.liabilityMax'), money(v.liabilityMinorMax)),
+    kv(t('inspector.totalOdds', { k: '5/16' }), `${v.paytable.totalOdds['5/16']}:1 (18–30)`),
+    kv(t('inspector.totalOdds', { k: '6/15' }), `${v.paytable.totalOdds['6/15']}:1 (14–18)`),
+    kv(t('inspector.offered', { n: odds.offered.size }), ''),
+  );
+  const rows = [...odds.offered].map((id) => {
+    const spot = spotById(id)!;
+    const o = spotOdds(odds.compiled, spot);
+    return h(
+      'tr',
+      {},
+      h(
+        'td',
+        {},
+        spotName(spot, lang()),
+        lang() === 'pt' ? null : h('small', { class: 'muted', lang: 'pt' }, ` ${spot.names.pt}`),
+      ),
+      h('td', {}, art(spot.article)),
+      h('td', { class: 'num' }, payLabel(o.pays)),
+      h('td', { class: 'num' }, `${o.ways}/216`),
+      h('td', { class: 'num' }, pct(o.probability)),
+      h('td', { class: 'num' }, pct(o.houseEdge)),
+    );
+  });
+  return h(
+    'div',
+    { class: 'two-col' },
+    panel(t('inspector.houseOptions'), options),
+    panel(
+      t('inspector.paytable'),
+      h(
+        'div',
+        { class: 'table-scroll' },
+        h(
+          'table',
+          { class: 'data' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ...[
+                'inspector.spot',
+                'app.article',
+                'inspector.pays',
+                'inspector.ways',
+                'inspector.probability',
+                'inspector.houseEdge',
+              ].map((k, i) =>
+                h(
+                  'th',
+                  { scope: 'col', class: i >= 2 ? 'num' : '' },
+                  k === 'app.article' ? '' : t(k as 'inspector.spot'),
+                ),
+              ),
+            ),
+          ),
+          h('tbody', {}, rows),
+        ),
+      ),
+    ),
+  );
+}
+
+const kv = (label: string, value: string): HTMLElement =>
+  h('div', { class: 'kv' }, h('dt', {}, label), h('dd', {}, value));
+
+/** The server's chi-square report when it has the monitor's shape, and the face counts of the recent history. */
+export function fairnessView(data: unknown, view: TableView | null): HTMLElement {
+  const spans =
+    isRecord(data) && Array.isArray(data['spans'])
+      ? (data['spans'] as unknown[]).filter(isRecord)
+      : null;
+  const server =
+    spans === null
+      ? data === null
+        ? null
+        : raw(data)
+      : h(
+          'div',
+          { class: 'spans' },
+          spans.map((s) =>
+            panel(
+              `${t(s['span'] === 'window' ? 'inspector.span.window' : 'inspector.span.since-dice-change')} · ${t('inspector.rolls')} ${str(s['rolls'], '?')}`,
+              h(
+                'table',
+                { class: 'data' },
+                h(
+                  'thead',
+                  {},
+                  h(
+                    'tr',
+                    {},
+                    ...[
+                      'inspector.test',
+                      'inspector.statistic',
+                      'inspector.df',
+                      'inspector.pValue',
+                      '',
+                    ].map((k) =>
+                      h('th', { scope: 'col' }, k === '' ? '' : t(k as 'inspector.test')),
+                    ),
+                  ),
+                ),
+                h(
+                  'tbody',
+                  {},
+                  (Array.isArray(s['tests']) ? (s['tests'] as unknown[]) : [])
+                    .filter(isRecord)
+                    .map(testRow),
+                ),
+              ),
+            ),
+          ),
+          raw(data),
+        );
+  return h(
+    'div',
+    { class: 'two-col' },
+    h('div', {}, server ?? h('p', { class: 'muted' }, t('app.loading'))),
+    view === null ? null : facesPanel(view),
+  );
+}
+
+function testRow(test: Record<string, unknown>): HTMLElement {
+  const p = typeof test['pValue'] === 'number' ? test['pValue'] : null;
+  const stat = typeof test['statistic'] === 'number' ? test['statistic'].toFixed(3) : '—';
+  const verdict =
+    p === null
+      ? h('span', { class: 'muted' }, str(test['note'], '—'))
+      : h(
+          'span',
+          { class: p >= 0.01 ? 'won' : 'lossy' },
+          t(p >= 0.01 ? 'inspector.pass' : 'inspector.fail'),
+        );
+  const name = str(test['test'] ?? test['name']);
+  const label = name === 'faces' ? t('board.faces') : name === 'totals' ? t('board.totals') : name;
+  return h(
+    'tr',
+    {},
+    h('td', {}, label),
+    h('td', { class: 'num' }, stat),
+    h('td', { class: 'num' }, str(test['df'])),
+    h('td', { class: 'num' }, p === null ? '—' : p.toFixed(4)),
+    h('td', {}, verdict),
+  );
+}
+
+/** Art. 1.1: each face should show on 1/6 of the dice; observed against expected over the view's history. */
+function facesPanel(view: TableView): HTMLElement {
+  const counts = faceCounts(view.history.map((r) => r.dice));
+  const expected = (view.history.length * 3) / 6;
+  return panel(
+    `${t('board.faces')} · ${t('inspector.fromHistory', { n: view.history.length })}`,
+    h(
+      'table',
+      { class: 'data' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, t('board.faces')),
+          h('th', { class: 'num' }, t('inspector.observed')),
+          h('th', { class: 'num' }, t('inspector.expected')),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        counts.map((c) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, diceRow([c.value])),
+            h('td', { class: 'num' }, String(c.count)),
+            h('td', { class: 'num' }, expected.toFixed(1)),
+          ),
+        ),
+      ),
+    ),
+  );
+}

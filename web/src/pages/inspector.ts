@@ -1,0 +1,228 @@
+/**
+ * The inspector's page (read-only): the journal and its hash-chain check, game
+ * recall, the paytable with exact odds and the house options (Art. 8), and the
+ * fairness statistics (Art. 1.1). Tabs keep each view on one screen.
+ */
+import { fairness, journal, recall, tables, tableView, verifyJournal } from '../api/endpoints.js';
+import type { JournalEntry, Me, TableSummary, TableView } from '../api/types.js';
+import { onLanguage, t } from '../i18n/i18n.js';
+import { h, replaceChildren } from '../ui/dom.js';
+import { shell } from '../ui/shell.js';
+import { toastError } from '../ui/status.js';
+import {
+  fairnessView,
+  journalTable,
+  paytableView,
+  recallView,
+  verifyLine,
+} from './inspector-panels.js';
+import type { Page } from './page.js';
+
+type Tab = 'journal' | 'recall' | 'paytable' | 'fairness';
+const TABS: readonly Tab[] = ['journal', 'recall', 'paytable', 'fairness'];
+const TAB_TITLE = {
+  journal: 'inspector.journal',
+  recall: 'inspector.recall',
+  paytable: 'inspector.paytable',
+  fairness: 'inspector.fairness',
+} as const;
+const JOURNAL_PAGE = 200;
+const RECALL_DEFAULT = 10;
+
+export function inspectorPage(me: Me, tableId: string | undefined): Page {
+  const main = h('main', { class: 'page page-inspector' });
+  const el = shell({ me, tableId: tableId ?? null, active: 'inspector' }, main);
+  const state = {
+    tab: 'journal' as Tab,
+    tables: [] as TableSummary[],
+    tableId: tableId ?? null,
+    entries: [] as JournalEntry[],
+    verified: null as Awaited<ReturnType<typeof verifyJournal>> | null,
+    view: null as TableView | null,
+    recall: null as unknown,
+    rounds: RECALL_DEFAULT,
+    fairness: null as unknown,
+  };
+  const body = h('div', { class: 'tab-body', role: 'tabpanel', id: 'inspector-panel' });
+
+  const load = async (what: () => Promise<void>): Promise<void> => {
+    try {
+      await what();
+    } catch (error) {
+      toastError(error);
+    }
+    render();
+  };
+  const loadTable = (): Promise<void> =>
+    load(async () => {
+      if (state.tableId === null) return;
+      const id = state.tableId;
+      state.view = await tableView(id);
+      if (state.tab === 'recall') state.recall = await recall(id, state.rounds);
+      if (state.tab === 'fairness') state.fairness = await fairness(id);
+    });
+  const moreJournal = (): Promise<void> =>
+    load(async () => {
+      const after = state.entries.at(-1)?.seq ?? 0;
+      state.entries = [...state.entries, ...(await journal(after, JOURNAL_PAGE))];
+    });
+
+  const tabButton = (tab: Tab): HTMLElement =>
+    h(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        id: `tab-${tab}`,
+        class: 'tab',
+        'aria-selected': String(state.tab === tab),
+        'aria-controls': 'inspector-panel',
+        tabindex: state.tab === tab ? 0 : -1,
+        'data-focus': `tab:${tab}`,
+        onclick: () => {
+          state.tab = tab;
+          void loadTable();
+        },
+        onkeydown: (e) => {
+          // Arrow keys move between tabs, as the ARIA tabs pattern expects.
+          const k = (e as KeyboardEvent).key;
+          if (k !== 'ArrowRight' && k !== 'ArrowLeft') return;
+          const i = TABS.indexOf(state.tab) + (k === 'ArrowRight' ? 1 : TABS.length - 1);
+          state.tab = TABS[i % TABS.length]!;
+          void loadTable().then(() => document.getElementById(`tab-${state.tab}`)?.focus());
+        },
+      },
+      t(TAB_TITLE[tab]),
+    );
+
+  const tablePicker = (): HTMLElement =>
+    h(
+      'label',
+      { class: 'picker' },
+      t('inspector.tables'),
+      ' ',
+      h(
+        'select',
+        {
+          class: 'input',
+          'data-focus': 'table-picker',
+          onchange: (e) => {
+            state.tableId = (e.target as HTMLSelectElement).value;
+            location.hash = `#/inspector/${encodeURIComponent(state.tableId)}`;
+          },
+        },
+        state.tables.map((x) =>
+          h('option', { value: x.id, selected: x.id === state.tableId }, `${x.id} · ${x.name}`),
+        ),
+      ),
+    );
+
+  function tabContent(): Node {
+    switch (state.tab) {
+      case 'journal':
+        return h(
+          'div',
+          {},
+          h(
+            'div',
+            { class: 'toolbar' },
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'btn btn-gold',
+                'data-focus': 'verify',
+                onclick: () =>
+                  void load(async () => {
+                    state.verified = await verifyJournal();
+                  }),
+              },
+              t('inspector.verify'),
+            ),
+            state.verified === null ? null : verifyLine(state.verified),
+          ),
+          journalTable(state.entries),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'btn',
+              'data-focus': 'more',
+              onclick: () => void moreJournal(),
+            },
+            t('inspector.more'),
+          ),
+        );
+      case 'recall':
+        return h(
+          'div',
+          {},
+          h(
+            'div',
+            { class: 'toolbar' },
+            h(
+              'label',
+              {},
+              t('inspector.rounds'),
+              ' ',
+              h('input', {
+                class: 'input',
+                type: 'number',
+                min: 1,
+                max: 100,
+                value: state.rounds,
+                'data-focus': 'rounds',
+                onchange: (e) => {
+                  state.rounds = Math.max(
+                    1,
+                    Math.min(100, Number((e.target as HTMLInputElement).value) || RECALL_DEFAULT),
+                  );
+                },
+              }),
+            ),
+            h(
+              'button',
+              { type: 'button', class: 'btn btn-gold', onclick: () => void loadTable() },
+              t('inspector.load'),
+            ),
+          ),
+          recallView(state.recall, state.view),
+        );
+      case 'paytable':
+        return state.view === null
+          ? h('p', { class: 'muted' }, t('app.loading'))
+          : paytableView(state.view);
+      case 'fairness':
+        return fairnessView(state.fairness, state.view);
+    }
+  }
+
+  function render(): void {
+    replaceChildren(
+      main,
+      h(
+        'div',
+        { class: 'table-bar' },
+        h('h1', { class: 'table-name' }, t('nav.inspector')),
+        state.tables.length > 0 ? tablePicker() : null,
+      ),
+      h(
+        'div',
+        { class: 'tabs', role: 'tablist', 'aria-label': t('nav.inspector') },
+        TABS.map(tabButton),
+      ),
+      body,
+    );
+    replaceChildren(body, tabContent());
+    body.setAttribute('aria-labelledby', `tab-${state.tab}`);
+  }
+
+  render();
+  void load(async () => {
+    state.tables = await tables();
+    state.tableId ??= state.tables[0]?.id ?? null;
+    await loadTable();
+    await moreJournal();
+  });
+  return { el, destroy: onLanguage(render) };
+}

@@ -1,0 +1,198 @@
+/** The player page's side panels and chip rack, drawn from the page's state. */
+import { spotById } from '../../../src/rules/index.js';
+import type { TableView } from '../api/types.js';
+import type { RollVerdict } from '../app/roll-check.js';
+import { art, lang, t } from '../i18n/i18n.js';
+import { spotName } from '../i18n/spot-names.js';
+import { type BetBook, isWithdrawable, totalStake, winnings } from '../logic/bet-book.js';
+import { chipTone } from '../logic/chips.js';
+import { lastResult } from '../logic/last-result.js';
+import { chipLabel } from '../logic/money.js';
+import { h } from '../ui/dom.js';
+import { bigDice, historyStrip, panel, resultBadges, shortHex } from '../ui/widgets.js';
+
+export function chipRack(
+  chips: readonly number[],
+  selected: number,
+  choose: (v: number) => void,
+): HTMLElement {
+  return h(
+    'div',
+    { class: 'chips', role: 'radiogroup', 'aria-label': t('player.chips') },
+    chips.map((value, i) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'radio',
+          'aria-checked': String(value === selected),
+          'aria-label': `${t('player.chip', { value: chipLabel(value) })} (${i + 1})`,
+          'aria-keyshortcuts': String(i + 1),
+          'data-focus': `chip:${value}`,
+          class: `chip chip-${chipTone(value)}${value === selected ? ' selected' : ''}`,
+          onclick: () => choose(value),
+        },
+        h('span', { class: 'chip-value' }, chipLabel(value)),
+      ),
+    ),
+  );
+}
+
+/** What each spot of the player's won this round (winMinor summed per spot). */
+export function winsBySpot(bets: BetBook): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const b of bets.bets)
+    if ((b.winMinor ?? 0) > 0) out.set(b.spot, (out.get(b.spot) ?? 0) + b.winMinor!);
+  return out;
+}
+
+/** The dice of the round (once revealed) or of the last one, with the history strip. */
+export function resultPanel(v: TableView): HTMLElement {
+  const last = lastResult(v.lastRound, v.history, v.paytable);
+  const thisRound =
+    last !== null && last.roundNo === v.roundNo && (v.phase === 'revealed' || v.phase === 'paid');
+  const title = thisRound
+    ? `${t('player.dice')} · ${t('app.round')} ${last.roundNo}`
+    : t('player.lastResult');
+  const body =
+    last === null
+      ? h('p', { class: 'muted' }, t('board.noHistory'))
+      : h(
+          'div',
+          { class: `result${thisRound ? ' result-live' : ''}` },
+          bigDice(last.dice),
+          h(
+            'div',
+            { class: 'result-meta' },
+            h(
+              'span',
+              { class: 'result-total' },
+              `${t('app.total')} ${last.dice[0] + last.dice[1] + last.dice[2]}`,
+            ),
+            resultBadges(last.dice),
+          ),
+          thisRound
+            ? h('p', { class: 'lit-note' }, t('player.lit'))
+            : h('p', { class: 'muted small' }, `${t('app.round')} ${last.roundNo}`),
+        );
+  const el = panel(title, body, v.history.length > 0 ? historyStrip(v.history, 12) : null);
+  el.classList.add('panel-result');
+  return el;
+}
+
+export function betsPanel(
+  v: TableView,
+  bets: BetBook,
+  money: (minor: number) => string,
+): HTMLElement {
+  if (bets.bets.length === 0)
+    return panel(t('player.yourBets'), h('p', { class: 'muted' }, t('player.noBets')));
+  const won = winnings(bets);
+  const rows = bets.bets.map((b) => {
+    const spot = spotById(b.spot);
+    const name = spot === undefined ? b.spot : spotName(spot, lang());
+    const standing = !isWithdrawable(b, v.rollNo);
+    let outcome: HTMLElement | null = null;
+    if (b.returnedMinor !== undefined) {
+      outcome =
+        (b.winMinor ?? 0) > 0
+          ? h('span', { class: 'won' }, t('player.won', { amount: money(b.winMinor!) }))
+          : h('span', { class: 'lost' }, t('player.lost'));
+    }
+    return h(
+      'li',
+      { class: 'bet-row' },
+      h('span', { class: 'bet-name', title: spot?.names.pt ?? '' }, name),
+      standing ? h('span', { class: 'standing', title: art('3.4') }, t('player.standing')) : null,
+      h('span', { class: 'bet-stake' }, money(b.stakeMinor)),
+      outcome,
+    );
+  });
+  return panel(
+    t('player.yourBets'),
+    h('ul', { class: 'bet-list' }, rows),
+    h(
+      'p',
+      { class: 'bet-total' },
+      `${t('player.atStake')}: ${money(totalStake(bets))}`,
+      won.settled
+        ? h(
+            'strong',
+            { class: won.returnedMinor > 0 ? 'won' : 'lost' },
+            ' · ',
+            t('player.roundWin', { amount: money(won.returnedMinor) }),
+          )
+        : null,
+    ),
+  );
+}
+
+function verdictLine(verdict: RollVerdict): HTMLElement {
+  switch (verdict.state) {
+    case 'lever':
+      return h('p', { class: 'muted' }, t('verify.lever'));
+    case 'pending':
+      return h('p', { class: 'muted' }, t('verify.pending'));
+    case 'checking':
+      return h('p', { class: 'muted' }, t('verify.checking'));
+    case 'match':
+      return h(
+        'p',
+        { class: 'verify verify-ok', role: 'status' },
+        '✔ ',
+        t('verify.ok', { dice: verdict.dice.join('-') }),
+        ' ',
+        h('span', { class: 'art-badge' }, art('2.1')),
+      );
+    case 'mismatch':
+      return h(
+        'p',
+        { class: 'verify verify-bad', role: 'alert' },
+        '✖ ',
+        t('verify.fail', { dice: verdict.dice.join('-') }),
+      );
+    case 'changed':
+      return h('p', { class: 'verify verify-bad', role: 'alert' }, '✖ ', t('verify.changed'));
+  }
+}
+
+/** Art. 2.1: the commitment of the sealed roll, and the check of the last reveal. */
+export function sealPanel(v: TableView, verdict: RollVerdict): HTMLElement {
+  if (v.shaker === 'lever') return panel(t('verify.title'), verdictLine(verdict));
+  const last = v.lastRound;
+  const detail =
+    (verdict.state === 'match' || verdict.state === 'mismatch' || verdict.state === 'changed') &&
+    last !== null
+      ? h(
+          'details',
+          { class: 'seal-details' },
+          h('summary', {}, t('verify.message')),
+          h('pre', { class: 'hex-block' }, verdict.message),
+          h('p', { class: 'small' }, `SHA-256 = `, shortHex(last.commitmentHex ?? '')),
+        )
+      : null;
+  return panel(
+    t('player.commitment'),
+    v.commitmentHex === null
+      ? null
+      : h(
+          'p',
+          { class: 'seal' },
+          h(
+            'span',
+            { class: 'seal-label' },
+            `${t('app.round')} ${v.roundNo} · ${t('app.roll')} ${v.rollNo}`,
+          ),
+          shortHex(v.commitmentHex),
+        ),
+    h('p', { class: 'small muted' }, t('player.commitmentHelp')),
+    h(
+      'h3',
+      { class: 'sub' },
+      t('verify.title'),
+      last === null ? '' : ` · ${t('app.round')} ${last.roundNo}`,
+    ),
+    verdictLine(verdict),
+    detail,
+  );
+}

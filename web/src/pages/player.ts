@@ -1,0 +1,511 @@
+/**
+ * The player's table: the layout, chips, balance and stake, the countdown, the
+ * sealed roll's commitment, the dice and lit winners, and what each bet won.
+ * State lives here; player-panels.ts draws the side panels.
+ */
+import { spotById, type Spot } from '../../../src/rules/index.js';
+import { me as fetchMe, myBets, placeBet, withdrawBet } from '../api/endpoints.js';
+import { newKey } from '../api/http.js';
+import type { LiveStatus } from '../api/live.js';
+import type { Me, RoundEvent, TableView } from '../api/types.js';
+import { RollCheck } from '../app/roll-check.js';
+import { rememberTable } from '../app/session.js';
+import { TableFeed } from '../app/table-feed.js';
+import { onLanguage, t } from '../i18n/i18n.js';
+import { spotName } from '../i18n/spot-names.js';
+import { lang } from '../i18n/i18n.js';
+import * as book from '../logic/bet-book.js';
+import { chipsFor } from '../logic/chips.js';
+import { secondsLeft } from '../logic/clock.js';
+import { formatMoney } from '../logic/money.js';
+import { layoutOdds, type LayoutOdds } from '../logic/paytable.js';
+import { h, replaceChildren } from '../ui/dom.js';
+import { LayoutBoard } from '../ui/layout-board.js';
+import { shell } from '../ui/shell.js';
+import { toast, toastError } from '../ui/status.js';
+import { Countdown, liveBadge, phasePill } from '../ui/widgets.js';
+import { betsPanel, chipRack, resultPanel, sealPanel, winsBySpot } from './player-panels.js';
+import type { Page } from './page.js';
+
+const TICK_MS = 250;
+
+export function playerPage(me: Me, tableId: string): Page {
+  rememberTable(tableId);
+  const page = new PlayerPage(me, tableId);
+  return page;
+}
+
+class PlayerPage implements Page {
+  readonly el: HTMLElement;
+  private view: TableView | null = null;
+  private odds: LayoutOdds | null = null;
+  private oddsKey = '';
+  private board: LayoutBoard | null = null;
+  private bets: book.BetBook = book.emptyBook(0);
+  private repeatBets: book.RepeatBet[] = [];
+  private balance: number | null;
+  private chip = 0;
+  private live: LiveStatus = 'connecting';
+  private voided = false;
+  private busy = false;
+  private wasOpen = false;
+  private readonly seal = new RollCheck();
+  private readonly countdown = new Countdown();
+  private readonly feed: TableFeed;
+  private readonly main = h('main', { class: 'page page-player' });
+  private readonly parts = {
+    bar: h('div', { class: 'table-bar' }),
+    layoutHost: h('div', { class: 'felt' }),
+    rack: h('div', { class: 'rack', role: 'toolbar' }),
+    side: h('div', { class: 'side' }),
+    announce: h('div', { class: 'sr-only', 'aria-live': 'polite' }),
+  };
+  private readonly cleanup: (() => void)[] = [];
+
+  constructor(
+    private me: Me,
+    private readonly tableId: string,
+  ) {
+    this.balance = me.wallet?.balanceMinor ?? null;
+    this.repeatBets = loadRepeat(tableId);
+    this.main.append(
+      this.parts.bar,
+      h(
+        'div',
+        { class: 'play-area' },
+        h('div', { class: 'play-main' }, this.parts.layoutHost, this.parts.rack),
+        this.parts.side,
+      ),
+      this.parts.announce,
+    );
+    this.el = shell({ me, tableId, active: 'table' }, this.main);
+    this.feed = new TableFeed(tableId, {
+      onView: (v) => this.onView(v),
+      onEvent: (e) => this.onEvent(e),
+      onStatus: (s) => {
+        this.live = s;
+        this.renderBar();
+      },
+    });
+    void this.feed.start();
+    const tick = window.setInterval(() => this.tick(), TICK_MS);
+    const keys = (e: KeyboardEvent) => this.onKey(e);
+    document.addEventListener('keydown', keys);
+    this.cleanup.push(
+      () => window.clearInterval(tick),
+      () => document.removeEventListener('keydown', keys),
+      onLanguage(() => this.rebuild()),
+    );
+  }
+
+  destroy(): void {
+    this.feed.stop();
+    for (const c of this.cleanup) c();
+  }
+
+  private onView(view: TableView): void {
+    const newRound = view.roundNo !== this.bets.roundNo;
+    this.view = view;
+    if (newRound) {
+      // The round changed: what was staked in the last one is what "repeat" places again.
+      if (this.bets.bets.length > 0) this.saveRepeat(book.repeatable(this.bets));
+      this.bets = book.emptyBook(view.roundNo);
+      this.voided = view.rollNo > 1 && view.phase !== 'paid' && view.phase !== 'revealed';
+      void this.loadBets();
+    }
+    if (view.phase === 'betting')
+      this.seal.sawCommitment(view.roundNo, view.rollNo, view.commitmentHex);
+    this.seal.update(view, () => this.renderSide());
+    const key = JSON.stringify(view.paytable);
+    if (key !== this.oddsKey) {
+      this.oddsKey = key;
+      this.odds = layoutOdds(view.paytable);
+      this.rebuild();
+    } else {
+      this.render();
+    }
+  }
+
+  private onEvent(event: RoundEvent): void {
+    const mine = (event['bet'] as { playerId?: string } | undefined)?.playerId === this.me.user.id;
+    switch (event.type) {
+      case 'betting-opened':
+        this.seal.sawCommitment(
+          event.roundNo,
+          event.rollNo,
+          (event['commitmentHex'] as string | null) ?? null,
+        );
+        break;
+      case 'roll-voided':
+        // Art. 3.3 and 3.4: the roll is repeated; the bets stand and more may be added.
+        this.voided = true;
+        toast(t('player.voidNotice'), 'info', '3.4');
+        break;
+      case 'dice-revealed':
+        this.seal.sawReveal(event.roundNo, event.rollNo);
+        break;
+      case 'round-settled':
+        this.voided = false;
+        void this.loadBets();
+        break;
+      case 'prizes-paid':
+        void this.loadBalance();
+        break;
+      case 'bet-placed':
+      case 'bet-withdrawn':
+        if (mine) void this.loadBets();
+        break;
+    }
+  }
+
+  private async loadBets(): Promise<void> {
+    try {
+      const answer = await myBets(this.tableId);
+      if (this.view !== null && answer.roundNo !== this.view.roundNo) return;
+      this.bets = { roundNo: answer.roundNo, bets: answer.bets };
+      this.render();
+    } catch (error) {
+      toastError(error);
+    }
+  }
+
+  private async loadBalance(): Promise<void> {
+    try {
+      this.me = await fetchMe();
+      this.balance = this.me.wallet?.balanceMinor ?? null;
+      this.render();
+    } catch (error) {
+      toastError(error);
+    }
+  }
+
+  // ---- actions ----------------------------------------------------------
+
+  private bettingOpen(): boolean {
+    const v = this.view;
+    if (v === null || v.phase !== 'betting') return false;
+    const left = secondsLeft(v.bettingDeadlineMs, this.feed.clock.now());
+    return left === null || left > 0;
+  }
+
+  private refuseClosed(): void {
+    // Art. 2.1: bets start after the shake; Art. 3.1: they end with the bell.
+    const phase = this.view?.phase ?? 'idle';
+    const before = ['idle', 'paid', 'covered', 'latched', 'shaking', 'shaken', 'voided'].includes(
+      phase,
+    );
+    toast(
+      t(before ? 'err.betting_not_open' : 'err.betting_closed'),
+      'error',
+      before ? '2.1' : '3.1',
+    );
+  }
+
+  private async bet(spot: Spot, stakeMinor = this.chip): Promise<boolean> {
+    if (!this.bettingOpen()) {
+      this.refuseClosed();
+      return false;
+    }
+    try {
+      const answer = await placeBet(this.tableId, newKey('b'), spot.id, stakeMinor);
+      this.bets = book.withBet(this.bets, answer.bet);
+      this.balance = answer.balanceMinor;
+      this.say(
+        t('player.betPlaced', { stake: this.money(stakeMinor), name: spotName(spot, lang()) }),
+      );
+      this.render();
+      return true;
+    } catch (error) {
+      toastError(error);
+      return false;
+    }
+  }
+
+  private async withdraw(bet: {
+    betId: string;
+    spot: string;
+    stakeMinor: number;
+  }): Promise<boolean> {
+    try {
+      const answer = await withdrawBet(this.tableId, bet.betId);
+      this.bets = book.withoutBet(this.bets, bet.betId);
+      this.balance = answer.balanceMinor;
+      const spot = spotById(bet.spot);
+      this.say(
+        t('player.betWithdrawn', {
+          stake: this.money(bet.stakeMinor),
+          name: spot === undefined ? bet.spot : spotName(spot, lang()),
+        }),
+      );
+      this.render();
+      return true;
+    } catch (error) {
+      toastError(error);
+      return false;
+    }
+  }
+
+  private async withdrawOn(spot: Spot | undefined): Promise<void> {
+    if (!this.bettingOpen()) {
+      this.refuseClosed();
+      return;
+    }
+    const rollNo = this.view?.rollNo ?? 0;
+    const bet = book.lastWithdrawable(this.bets, rollNo, spot?.id);
+    if (bet !== undefined) {
+      await this.withdraw(bet);
+      return;
+    }
+    // Art. 3.4: a bet placed before a void roll stands.
+    const stands = this.bets.bets.some(
+      (b) => (spot === undefined || b.spot === spot.id) && !book.isWithdrawable(b, rollNo),
+    );
+    if (stands) toast(t('err.bet_stands_after_void'), 'error', '3.4');
+    else toast(t('player.nothingToWithdraw'));
+  }
+
+  private async clearAll(): Promise<void> {
+    const rollNo = this.view?.rollNo ?? 0;
+    for (const bet of [...this.bets.bets].reverse()) {
+      if (book.isWithdrawable(bet, rollNo) && !(await this.withdraw(bet))) return;
+    }
+  }
+
+  private async repeat(): Promise<void> {
+    if (this.repeatBets.length === 0) {
+      toast(t('player.nothingToRepeat'));
+      return;
+    }
+    for (const r of this.repeatBets) {
+      const spot = spotById(r.spot);
+      if (spot === undefined || !this.odds?.offered.has(spot.id)) continue;
+      if (!(await this.bet(spot, r.stakeMinor))) return;
+    }
+  }
+
+  private run(action: () => Promise<unknown> | void): void {
+    if (this.busy) return;
+    this.busy = true;
+    void Promise.resolve(action()).finally(() => {
+      this.busy = false;
+    });
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const target = e.target as HTMLElement | null;
+    if (
+      target !== null &&
+      (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')
+    )
+      return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const n = Number(e.key);
+    const chips = this.chips();
+    if (Number.isInteger(n) && n >= 1 && n <= chips.length) {
+      this.chip = chips[n - 1]!;
+      this.say(t('player.chip', { value: this.money(this.chip) }));
+      this.renderRack();
+    }
+  }
+
+  // ---- drawing ------------------------------------------------------------
+
+  private chips(): number[] {
+    return this.view === null ? [] : chipsFor(this.view.stakeMinorMin, this.view.stakeMinorMax);
+  }
+
+  private money(minor: number): string {
+    return formatMoney(minor, this.view?.currency ?? this.me.wallet?.currency ?? '');
+  }
+
+  private say(text: string): void {
+    this.parts.announce.textContent = text;
+  }
+
+  private saveRepeat(bets: book.RepeatBet[]): void {
+    this.repeatBets = bets;
+    try {
+      localStorage.setItem(repeatKey(this.tableId), JSON.stringify(bets));
+    } catch {
+      // Kept for this page only.
+    }
+  }
+
+  /** The layout again (new paytable or language), keeping the focused spot. */
+  private rebuild(): void {
+    if (this.odds === null) return;
+    const focused = this.board?.focusedSpot()?.id;
+    this.board = new LayoutBoard({
+      odds: this.odds,
+      mode: 'player',
+      onBet: (spot) => this.run(() => this.bet(spot)),
+      onWithdraw: (spot) => this.run(() => this.withdrawOn(spot)),
+    });
+    this.parts.layoutHost.replaceChildren(this.board.el);
+    if (focused !== undefined) this.board.focusSpot(focused);
+    this.render();
+  }
+
+  private render(): void {
+    const v = this.view;
+    if (v === null) return;
+    const chips = this.chips();
+    if (!chips.includes(this.chip)) this.chip = chips[0] ?? 0;
+    const settledHere =
+      v.lastRound !== null &&
+      v.lastRound.roundNo === v.roundNo &&
+      (v.phase === 'revealed' || v.phase === 'paid');
+    this.board?.update({
+      stakes: book.stakesBySpot(this.bets),
+      // Art. 3.2: the winning combinations light up once the result is announced.
+      lit: new Set(settledHere ? v.lastRound.winningSpots : []),
+      wins: settledHere ? winsBySpot(this.bets) : new Map(),
+      open: this.bettingOpen(),
+      currency: v.currency,
+    });
+    this.renderBar();
+    this.renderRack();
+    this.renderSide();
+  }
+
+  private renderBar(): void {
+    const v = this.view;
+    if (v === null) return;
+    replaceChildren(
+      this.parts.bar,
+      h('h1', { class: 'table-name' }, v.name),
+      h(
+        'span',
+        { class: 'round-no' },
+        `${t('app.round')} ${v.roundNo}`,
+        v.rollNo > 1 ? ` · ${t('app.roll')} ${v.rollNo}` : '',
+      ),
+      phasePill(v.phase),
+      this.countdown.el,
+      h(
+        'span',
+        { class: 'limits' },
+        t('player.limits', { min: this.money(v.stakeMinorMin), max: this.money(v.stakeMinorMax) }),
+      ),
+      liveBadge(this.live),
+    );
+    this.tick();
+  }
+
+  private renderRack(): void {
+    const v = this.view;
+    if (v === null) return;
+    // Withdrawing is possible only while betting is open, and only this roll's bets (Art. 3.4).
+    const canUndo = this.bettingOpen() && book.lastWithdrawable(this.bets, v.rollNo) !== undefined;
+    replaceChildren(
+      this.parts.rack,
+      chipRack(this.chips(), this.chip, (value) => {
+        this.chip = value;
+        this.renderRack();
+      }),
+      h(
+        'div',
+        { class: 'actions' },
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn',
+            'data-focus': 'undo',
+            disabled: !canUndo,
+            onclick: () => this.run(() => this.withdrawOn(undefined)),
+          },
+          '↶ ',
+          t('player.undo'),
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn',
+            'data-focus': 'clear',
+            disabled: !canUndo,
+            onclick: () => this.run(() => this.clearAll()),
+          },
+          '✕ ',
+          t('player.clear'),
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn btn-gold',
+            'data-focus': 'repeat',
+            disabled: this.repeatBets.length === 0 || !this.bettingOpen(),
+            onclick: () => this.run(() => this.repeat()),
+          },
+          '⟳ ',
+          t('player.repeat'),
+        ),
+      ),
+      h(
+        'dl',
+        { class: 'wallet' },
+        h(
+          'div',
+          {},
+          h('dt', {}, t('player.balance')),
+          h('dd', { class: 'balance' }, this.balance === null ? '—' : this.money(this.balance)),
+        ),
+        h(
+          'div',
+          {},
+          h('dt', {}, t('player.atStake')),
+          h('dd', { class: 'at-stake' }, this.money(book.totalStake(this.bets))),
+        ),
+      ),
+    );
+  }
+
+  private renderSide(): void {
+    const v = this.view;
+    if (v === null) return;
+    replaceChildren(
+      this.parts.side,
+      resultPanel(v),
+      this.voided
+        ? h('p', { class: 'notice notice-void', role: 'note' }, t('player.voidNotice'))
+        : null,
+      betsPanel(v, this.bets, (minor) => this.money(minor)),
+      sealPanel(v, this.seal.current()),
+      h('p', { class: 'keys-help' }, t('player.keys')),
+    );
+  }
+
+  private tick(): void {
+    const v = this.view;
+    if (v === null) return;
+    const left =
+      v.phase === 'betting' ? secondsLeft(v.bettingDeadlineMs, this.feed.clock.now()) : null;
+    this.countdown.update(
+      left,
+      v.bettingTimerMs === null ? null : Math.round(v.bettingTimerMs / 1000),
+    );
+    // When the timer runs out the layout must show betting closed even before the bell event arrives.
+    const open = this.bettingOpen();
+    if (open !== this.wasOpen) {
+      this.wasOpen = open;
+      this.render();
+    }
+  }
+}
+
+const repeatKey = (tableId: string): string => `cussec.repeat.${tableId}`;
+
+function loadRepeat(tableId: string): book.RepeatBet[] {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(repeatKey(tableId)) ?? '[]');
+    return Array.isArray(parsed)
+      ? (parsed as book.RepeatBet[]).filter(
+          (b) => typeof b.spot === 'string' && Number.isSafeInteger(b.stakeMinor),
+        )
+      : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,27 @@
+/** One line per round event, for the croupier's log and the inspector's journal. */
+import type { RoundEvent } from '../api/types.js';
+import type { Key } from '../i18n/dict.js';
+import { DICT } from '../i18n/dict.js';
+import { lang, t } from '../i18n/i18n.js';
+import { spotNameById } from '../i18n/spot-names.js';
+import { formatAmount } from '../logic/money.js';
+
+export function eventTitle(type: string): string {
+  const key = `event.${type}`;
+  return key in DICT ? t(key as Key) : type;
+}
+
+/** The details worth a glance: dice, bet, reason, pull number, totals. */
+export function eventDetail(event: RoundEvent): string {
+  const e = event as Record<string, unknown>;
+  const bet = e['bet'] as { spot: string; stakeMinor: number; playerId: string } | undefined;
+  if (bet !== undefined)
+    return `${spotNameById(bet.spot, lang())} ${formatAmount(bet.stakeMinor)} (${bet.playerId})`;
+  if (Array.isArray(e['dice'])) return (e['dice'] as number[]).join('-');
+  if (typeof e['reason'] === 'string')
+    return t(`croupier.void.${e['reason'] as 'stacked' | 'tilted'}`);
+  if (typeof e['pullNo'] === 'number') return `${e['pullNo']}/3`;
+  if (typeof e['totalReturnedMinor'] === 'number') return formatAmount(e['totalReturnedMinor']);
+  if (typeof e['totalStakeMinor'] === 'number') return formatAmount(e['totalStakeMinor']);
+  return '';
+}

@@ -1,0 +1,71 @@
+/**
+ * The status line: non-blocking messages in an aria-live region. Errors from
+ * the API show their message and, where a rule of the regulation refused the
+ * request, the article (docs/api.md error shape).
+ */
+import { ApiError } from '../api/http.js';
+import type { Key } from '../i18n/dict.js';
+import { DICT } from '../i18n/dict.js';
+import { art, t } from '../i18n/i18n.js';
+import { h } from './dom.js';
+
+const SHOW_MS = 6000;
+const SHOWN_MAX = 4;
+
+let region: HTMLElement | null = null;
+
+function ensureRegion(): HTMLElement {
+  if (region === null || !document.body.contains(region)) {
+    region = h('div', {
+      class: 'toasts',
+      role: 'status',
+      'aria-live': 'polite',
+      'aria-atomic': 'false',
+    });
+    document.body.appendChild(region);
+  }
+  return region;
+}
+
+export type Tone = 'info' | 'ok' | 'error';
+
+export function toast(text: string, tone: Tone = 'info', article?: string): void {
+  const host = ensureRegion();
+  const item = h(
+    'div',
+    { class: `toast toast-${tone}` },
+    h('span', { class: 'toast-text' }, text),
+    article === undefined ? null : h('span', { class: 'art-badge' }, art(article)),
+    h(
+      'button',
+      {
+        class: 'toast-close',
+        type: 'button',
+        'aria-label': t('app.dismiss'),
+        onclick: () => item.remove(),
+      },
+      '×',
+    ),
+  );
+  if (tone === 'error') item.setAttribute('role', 'alert');
+  host.appendChild(item);
+  while (host.children.length > SHOWN_MAX) host.firstElementChild?.remove();
+  window.setTimeout(() => item.remove(), SHOW_MS);
+}
+
+/** A message for an error in the current language when the code is known, else the server's. */
+export function errorText(error: unknown): { text: string; article?: string } {
+  if (error instanceof ApiError) {
+    const key = `err.${error.code}`;
+    const known = key in DICT ? t(key as Key) : null;
+    const text =
+      known === null || known === error.message ? error.message : `${known} — ${error.message}`;
+    return error.article === undefined ? { text } : { text, article: error.article };
+  }
+  return { text: error instanceof Error ? error.message : String(error) };
+}
+
+export function toastError(error: unknown): void {
+  const { text, article } = errorText(error);
+  toast(text, 'error', article);
+}

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vite';
+
+// Built with `vite build web` from the repository root: this folder is Vite's
+// root, and the app lands in dist/web, which `cussec serve` serves at `/`.
+export default defineConfig({
+  base: './',
+  build: {
+    outDir: '../dist/web',
+    emptyOutDir: true,
+    target: 'es2022',
+    // The pure rules of src/rules are bundled in so that spot names and payouts
+    // have one source; they are small, so a single chunk is fine.
+    chunkSizeWarningLimit: 400,
+  },
+  server: {
+    // The app imports ../src/rules and ../src/math (pure modules) in dev mode too.
+    fs: { allow: ['..'] },
+  },
+});
