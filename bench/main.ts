@@ -3,9 +3,21 @@
  * default). Each prints its figures beside a baseline measured in the same run.
  */
 import type { Benchmark } from './harness.js';
+import { durableBetsSqlite } from './durable-bets.js';
 import { settleBenchmark } from './settle.js';
+import { settleRoundPostgres, settleRoundSqlite } from './settle-round.js';
+import { transferBatchPostgres, transferBatchSqlite } from './transfer-batch.js';
+import { wsPlayersBenchmark } from './ws-players.js';
 
-const BENCHMARKS: readonly Benchmark[] = [settleBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [
+  settleBenchmark,
+  settleRoundSqlite,
+  settleRoundPostgres,
+  durableBetsSqlite,
+  transferBatchSqlite,
+  transferBatchPostgres,
+  wsPlayersBenchmark,
+];
 
 async function main(argv: readonly string[]): Promise<number> {
   const json = argv.includes('--json');

@@ -1,8 +1,17 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { verifyReveal } from '../dice/index.js';
 import { verifyChain } from '../journal/index.js';
 import { withStores } from '../ledger/testing.js';
-import { walletAccount, inPlayAccount, bankrollAccount, type Store } from '../ledger/index.js';
+import {
+  walletAccount,
+  inPlayAccount,
+  bankrollAccount,
+  openSqliteStore,
+  type Store,
+} from '../ledger/index.js';
 import { settle, DEFAULT_COMPILED } from '../rules/index.js';
 import { deposit, openWallet } from './cage.js';
 import { defaultTableSettings } from './table-settings.js';
@@ -219,10 +228,6 @@ withStores('table service', (h) => {
 
 describe('table service without a table', () => {
   it('refuses a command on an unknown table', async () => {
-    const { openSqliteStore } = await import('../ledger/index.js');
-    const { mkdtempSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
     const store = await openSqliteStore({
       path: join(mkdtempSync(join(tmpdir(), 'cussec-')), 'x.db'),
       currency: 'MOP',

@@ -15,10 +15,11 @@ import {
   inPlayAccount,
   type Store,
   type TableRecord,
+  type TransferInput,
   type Tx,
 } from '../ledger/index.js';
 import { ExposureBook } from '../math/index.js';
-import { cryptoRandomSource, type RandomSource, sealRoll } from '../dice/index.js';
+import { cryptoRandomSource, type RandomSource, type SealedRoll, sealRoll } from '../dice/index.js';
 import {
   type Command,
   type RoundEvent,
@@ -62,11 +63,36 @@ export interface LimitsChange {
   readonly supervisorId: string;
 }
 
+/**
+ * Art. 8: house options adopted by the compliance workflow take effect between
+ * rounds only. The workflow's entries (house-options-adopted) are journaled in
+ * the same transaction as the table-settings-changed they cause.
+ */
+export interface HouseOptionsChange {
+  readonly type: 'change-house-options';
+  readonly options: Pick<TableSettings, 'shaker' | 'displayBoard' | 'paytable'>;
+  readonly changedBy: string;
+  readonly entries: readonly JournalInput[];
+}
+
+/** Entries that belong between two rounds, in the table's order of events (a change of dice). */
+export interface BetweenRoundsRecord {
+  readonly type: 'record-between-rounds';
+  readonly entries: readonly JournalInput[];
+}
+
+/** Called after every commit of a table with all the journal entries it wrote, in seq order. */
+export type CommitListener = (tableId: string, entries: readonly JournalEntry[]) => void;
+
 export interface CommandRequest {
   readonly tableId: string;
   /** A round command; `trigger-shaker` needs no sealed roll: the service draws and seals it. */
   readonly command:
-    Command | { readonly type: 'trigger-shaker'; readonly croupierId?: string } | LimitsChange;
+    | Command
+    | { readonly type: 'trigger-shaker'; readonly croupierId?: string }
+    | LimitsChange
+    | HouseOptionsChange
+    | BetweenRoundsRecord;
   /** A client's key for retries: the same key returns the first outcome. */
   readonly idempotencyKey?: string;
 }
@@ -114,6 +140,7 @@ export class TableService {
   private readonly queuedMax: number;
   private readonly cache = new Map<string, Loaded>();
   private readonly lanes = new Map<string, Lane>();
+  private readonly commitListeners = new Set<CommitListener>();
   private accepting = true;
 
   constructor(options: TableServiceOptions) {
@@ -169,6 +196,25 @@ export class TableService {
     return this.execute({ tableId, command: { type: 'change-limits', limits, supervisorId } });
   }
 
+  /** Adopts house options between rounds (Art. 8); refused mid-round with `table-mid-round`. */
+  changeHouseOptions(
+    tableId: string,
+    change: Omit<HouseOptionsChange, 'type'>,
+  ): Promise<CommandOutcome> {
+    return this.execute({ tableId, command: { type: 'change-house-options', ...change } });
+  }
+
+  /** Journals entries between rounds, ordered with the table's events; refused mid-round. */
+  recordBetweenRounds(tableId: string, entries: readonly JournalInput[]): Promise<CommandOutcome> {
+    return this.execute({ tableId, command: { type: 'record-between-rounds', entries } });
+  }
+
+  /** Subscribes to every commit's journal entries (see CommitListener); returns the unsubscribe. */
+  onCommit(listener: CommitListener): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
+  }
+
   /** The table's settings, state and exposure as of the last commit this node saw. */
   async snapshot(tableId: string): Promise<Loaded | undefined> {
     const cached = this.cache.get(tableId);
@@ -218,15 +264,39 @@ export class TableService {
 
   private async runBatch(tableId: string, jobs: readonly Job[]): Promise<void> {
     const now = this.clock();
-    const result = await this.store.transaction((tx) => this.batchInTx(tx, tableId, jobs, now), {
-      nowMs: now,
-    });
+    // A second attempt of the batch shakes the same dice as the first.
+    const seals = new Map<number, SealedRoll>();
+    const attempt = (deferMoney: boolean) =>
+      this.store.transaction(
+        (tx) => this.batchInTx(tx, tableId, jobs, now, { deferMoney, seals }),
+        { nowMs: now },
+      );
+    let result: Awaited<ReturnType<typeof attempt>>;
+    try {
+      result = await attempt(true);
+    } catch (error) {
+      if (!(error instanceof DeferredMoneyRefused)) throw error;
+      // A wallet could not pay: post command by command, so that only its bet is refused.
+      result = await attempt(false);
+    }
     if (result.loaded !== undefined) {
       this.cache.set(tableId, result.loaded);
       this.scheduleTimer(tableId, result.loaded.state);
     }
     if (result.published.length > 0) this.publish(tableId, result.published);
+    if (result.journaled.length > 0) this.notifyCommit(tableId, result.journaled);
     jobs.forEach((job, i) => job.resolve(result.outcomes[i]!));
+  }
+
+  /** A listener's failure must not fail a batch that has committed. */
+  private notifyCommit(tableId: string, entries: readonly JournalEntry[]): void {
+    for (const listener of this.commitListeners) {
+      try {
+        listener(tableId, entries);
+      } catch {
+        // The listener owns its errors; the commands of the batch are durable either way.
+      }
+    }
   }
 
   private async batchInTx(
@@ -234,21 +304,28 @@ export class TableService {
     tableId: string,
     jobs: readonly Job[],
     now: number,
-  ): Promise<{ outcomes: CommandOutcome[]; published: PublishedEvent[]; loaded?: Loaded }> {
+    options: BatchOptions,
+  ): Promise<{
+    outcomes: CommandOutcome[];
+    published: PublishedEvent[];
+    journaled: readonly JournalEntry[];
+    loaded?: Loaded;
+  }> {
     const record = await tx.loadTable(tableId, { lock: 'exclusive' });
     if (record === undefined) {
       return {
         outcomes: jobs.map(() => refused('unknown_table', `there is no table "${tableId}"`)),
         published: [],
+        journaled: [],
       };
     }
     const before = await this.loadCached(record);
-    const run = new BatchRun(tx, before, now, this.random);
+    const run = new BatchRun(tx, before, now, this.random, options);
     const outcomes: CommandOutcome[] = [];
     for (const job of jobs) outcomes.push(await run.apply(job.request));
     const published = await run.commit(outcomes);
     const loaded = await run.save(record.version);
-    return { outcomes, published, loaded };
+    return { outcomes, published, journaled: run.journaled, loaded };
   }
 
   private async loadCached(record: TableRecord): Promise<Loaded> {
@@ -286,6 +363,25 @@ export class TableService {
   }
 }
 
+interface BatchOptions {
+  /**
+   * Post the transfers of all the batch's commands in one call at the end
+   * rather than one call a command: far fewer statements under load. When any
+   * transfer fails, DeferredMoneyRefused rolls the transaction back and the
+   * batch runs again without deferring, which refuses exactly the commands a
+   * command-by-command run refuses.
+   */
+  readonly deferMoney: boolean;
+  /** Seals drawn by trigger-shaker, by position in the batch, kept across attempts. */
+  readonly seals: Map<number, SealedRoll>;
+}
+
+class DeferredMoneyRefused extends Error {
+  constructor() {
+    super('a deferred transfer of the batch failed; the batch runs again command by command');
+  }
+}
+
 const refused = (code: string, message: string, article?: string): CommandOutcome => ({
   ok: false,
   rejection: article === undefined ? { code, message } : { code, message, article },
@@ -293,8 +389,9 @@ const refused = (code: string, message: string, article?: string): CommandOutcom
 
 /**
  * One batch inside its transaction: applies commands one after another to the
- * state, posting each command's transfers as it goes (a bet whose wallet
- * cannot pay is refused alone), and journals all events at the end.
+ * state, posts their transfers (all at once at the end, or each as it goes
+ * when a first attempt found a wallet short: see BatchOptions), and journals
+ * all events at the end.
  */
 class BatchRun {
   private state: RoundState;
@@ -304,9 +401,14 @@ class BatchRun {
   private settingsChanged = false;
   /** Journal entries that are not round events (settings changes), written before the batch's events. */
   private readonly extraEntries: JournalInput[] = [];
+  /** Every entry the batch journaled, once committed. */
+  journaled: readonly JournalEntry[] = [];
   private index = 0;
   private readonly pending: { outcomeIndex: number; events: RoundEvent[] }[] = [];
-  private readonly keys: { index: number; key: string; hash: string }[] = [];
+  /** Idempotency keys first seen in this batch, in order. */
+  private readonly keys = new Map<string, { index: number; hash: string }>();
+  /** With deferMoney: every command's transfers, posted together by commit(). */
+  private readonly deferred: TransferInput[] = [];
   /** Commands of this batch that repeat an earlier one's key: they get its answer. */
   private readonly repeats: { index: number; of: number }[] = [];
   private header: RoundHeader;
@@ -316,6 +418,7 @@ class BatchRun {
     private readonly before: Loaded,
     private readonly now: number,
     private readonly random: RandomSource,
+    private readonly options: BatchOptions,
   ) {
     this.state = before.state;
     this.settings = before.settings;
@@ -336,7 +439,7 @@ class BatchRun {
           'this idempotency key was used for another request',
         );
       }
-      const earlier = this.keys.find((k) => k.key === request.idempotencyKey);
+      const earlier = this.keys.get(request.idempotencyKey);
       if (earlier !== undefined) {
         if (earlier.hash !== hash) {
           return refused(
@@ -347,10 +450,16 @@ class BatchRun {
         this.repeats.push({ index, of: earlier.index });
         return { ok: true, events: [] };
       }
-      this.keys.push({ index, key: request.idempotencyKey, hash });
+      this.keys.set(request.idempotencyKey, { index, hash });
     }
     if (request.command.type === 'change-limits') return this.changeLimits(request.command, index);
-    const command = this.prepare(request.command);
+    if (
+      request.command.type === 'change-house-options' ||
+      request.command.type === 'record-between-rounds'
+    ) {
+      return this.betweenRounds(request.command);
+    }
+    const command = this.prepare(request.command, index);
     const cap = this.liabilityRefusal(command);
     if (cap !== null) return cap;
     const result = transition(this.config, this.state, command, this.now);
@@ -362,8 +471,13 @@ class BatchRun {
     if (transfers.length > 0) {
       // Art. 4: a round's payouts land together or not at all.
       const linked = transfers.map((t, i) => ({ ...t, linked: i < transfers.length - 1 }));
-      const posted = await this.tx.postTransfers(linked);
-      if (!posted.ok) return this.moneyRefusal(posted.results);
+      if (this.options.deferMoney) {
+        // A loop, not push(...linked): a round's payouts can outnumber the arguments a call takes.
+        for (const t of linked) this.deferred.push(t);
+      } else {
+        const posted = await this.tx.postTransfers(linked);
+        if (!posted.ok) return this.moneyRefusal(posted.results);
+      }
     }
     this.state = result.state;
     for (const e of result.events) {
@@ -403,15 +517,58 @@ class BatchRun {
     return { ok: true, events: [] };
   }
 
+  /**
+   * Art. 8: adopted options never change a round in progress; neither do new
+   * dice. The entries go to the journal with the batch, before its round events.
+   */
+  private betweenRounds(change: HouseOptionsChange | BetweenRoundsRecord): CommandOutcome {
+    const isOptions = change.type === 'change-house-options';
+    if (this.state.phase !== 'idle' && this.state.phase !== 'paid') {
+      const what = isOptions ? 'house options change' : 'this is recorded';
+      const message = `${what} between rounds only, never mid-round: finish the round first`;
+      return refused('table-mid-round', message, isOptions ? '8' : undefined);
+    }
+    if (isOptions) {
+      const parsed = parseTableSettings({ ...this.settings, ...change.options });
+      if (!parsed.ok) return { ok: false, rejection: parsed.error };
+      this.settings = parsed.value;
+      this.config = toTableConfig(parsed.value);
+      this.settingsChanged = true;
+      // As a reload would rebuild it: the last round's stakes under the new paytable.
+      this.book = ExposureBook.of(this.config.paytable, this.state.bets);
+    }
+    this.extraEntries.push(...change.entries);
+    if (isOptions) {
+      const event = {
+        type: 'table-settings-changed',
+        settings: this.settings,
+        changedBy: change.changedBy,
+      };
+      this.extraEntries.push({ tableId: this.config.tableId, type: event.type, payload: event });
+    }
+    return { ok: true, events: [] };
+  }
+
   /** The electronic shaker draws and seals the roll now, before betting opens (Art. 2.1). */
-  private prepare(command: Exclude<CommandRequest['command'], LimitsChange>): Command {
-    if (command.type !== 'trigger-shaker' || 'sealedRoll' in command) return command as Command;
+  private prepare(
+    command: Exclude<
+      CommandRequest['command'],
+      LimitsChange | HouseOptionsChange | BetweenRoundsRecord
+    >,
+    index: number,
+  ): Command {
+    if (command.type !== 'trigger-shaker' || 'sealedRoll' in command) return command;
     const ref = {
       tableId: this.config.tableId,
       roundNo: this.state.roundNo,
       rollNo: this.state.rollNo,
     };
-    return { ...command, sealedRoll: sealRoll(ref, this.random) };
+    let sealedRoll = this.options.seals.get(index);
+    if (sealedRoll === undefined) {
+      sealedRoll = sealRoll(ref, this.random);
+      this.options.seals.set(index, sealedRoll);
+    }
+    return { ...command, sealedRoll };
   }
 
   private liabilityRefusal(command: Command): CommandOutcome | null {
@@ -448,12 +605,14 @@ class BatchRun {
 
   /** Journals the batch's events, fills in their seqs, and records idempotent answers. */
   async commit(outcomes: CommandOutcome[]): Promise<PublishedEvent[]> {
+    if (this.deferred.length > 0 && !(await this.tx.postTransfers(this.deferred)).ok)
+      throw new DeferredMoneyRefused();
     const inputs: JournalInput[] = this.pending.flatMap((p) =>
       p.events.map((event) => ({ tableId: event.tableId, type: event.type, payload: event })),
     );
     const all = [...this.extraEntries, ...inputs];
-    const entries: JournalEntry[] =
-      all.length > 0 ? (await this.tx.appendJournal(all)).slice(this.extraEntries.length) : [];
+    this.journaled = all.length > 0 ? await this.tx.appendJournal(all) : [];
+    const entries = this.journaled.slice(this.extraEntries.length);
     const published: PublishedEvent[] = [];
     let at = 0;
     for (const p of this.pending) {
@@ -463,7 +622,7 @@ class BatchRun {
       this.trackRounds(events);
     }
     for (const r of this.repeats) outcomes[r.index] = outcomes[r.of]!;
-    for (const k of this.keys) await this.tx.putCommand(k.key, k.hash, outcomes[k.index]);
+    for (const [key, k] of this.keys) await this.tx.putCommand(key, k.hash, outcomes[k.index]);
     return published;
   }
 

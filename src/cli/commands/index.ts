@@ -3,6 +3,9 @@ import type { Io } from '../io.js';
 import { registerAudit } from './audit.js';
 import { registerServe } from './serve.js';
 import { registerOdds } from './odds.js';
+import { registerPlay } from './play.js';
+import { registerRecall } from './recall.js';
+import { registerReport } from './report.js';
 import { registerRngTest } from './rng-test.js';
 import { registerSettle } from './settle.js';
 import { registerSimulate } from './simulate.js';
@@ -19,4 +22,7 @@ export const COMMANDS: readonly Register[] = [
   registerRngTest,
   registerVerifyRoll,
   registerAudit,
+  registerPlay,
+  registerRecall,
+  registerReport,
 ];

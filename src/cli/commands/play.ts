@@ -1,0 +1,130 @@
+/**
+ * `cussec play --db PATH|URL --rounds R --players P [--seed S]`: a headless
+ * table with seeded simulated players (see play-table.ts). Run again on the
+ * same database it continues where the last run stopped, mid-round included.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Command } from 'commander';
+import { type Currency, type Store, StoreOpenError } from '../../ledger/index.js';
+import { openExistingStore, openStore } from '../../service/open-store.js';
+import { InputError } from '../errors.js';
+import { grouped, percent } from '../format.js';
+import type { Io } from '../io.js';
+import { progressBar } from '../progress.js';
+import { type PlayReport, playTable } from './play-table.js';
+
+export const PLAY_ROUNDS_MAX = 1_000_000;
+export const PLAY_PLAYERS_MAX = 1_000;
+const TABLE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+// The seed goes into idempotency keys and journal-visible ids, so it stays short and plain.
+const SEED = /^[A-Za-z0-9_.-]{1,64}$/;
+
+interface PlayCliOptions {
+  readonly db: string;
+  readonly rounds: string;
+  readonly players: string;
+  readonly seed?: string;
+  readonly table: string;
+  readonly currency?: string;
+  readonly shaker: string;
+  readonly json?: boolean;
+}
+
+export function registerPlay(program: Command, io: Io): void {
+  program
+    .command('play')
+    .description('run a table with seeded simulated players; a rerun continues where it stopped')
+    .requiredOption('--db <path|url>', 'a SQLite file (created when missing) or a postgres:// URL')
+    .requiredOption('--rounds <n>', `rounds to play in this run, 1 to ${grouped(PLAY_ROUNDS_MAX)}`)
+    .requiredOption('--players <n>', `simulated players, 1 to ${grouped(PLAY_PLAYERS_MAX)}`)
+    .option('--seed <seed>', 'seed of the players and dice (default: a fresh one, printed)')
+    .option('--table <id>', 'the table to play (created when missing)', 'T1')
+    .option('--currency <MOP|HKD>', "a new database's currency (default MOP)")
+    .option('--shaker <electronic|lever>', 'shaker of a table this run creates', 'electronic')
+    .option('--json', 'print the summary as JSON')
+    .action(async (raw: PlayCliOptions) => {
+      const options = readOptions(raw);
+      const store = await open(raw.db, options.currency);
+      try {
+        const progress = progressBar(io.stderr);
+        const report = await playTable({
+          store,
+          ...options,
+          onStart: (s) =>
+            io.stderr.write(
+              `play: table ${s.tableId} (${s.shaker} shaker), round ${s.roundNo} at phase ${s.phase}, seed ${options.seed}\n`,
+            ),
+          onRound: (done) => progress?.update(done / options.rounds),
+        });
+        progress?.done();
+        io.stdout.write(
+          options.json ? JSON.stringify(report, null, 2) + '\n' : summary(report, store.currency),
+        );
+      } finally {
+        await store.close();
+      }
+    });
+}
+
+function readOptions(raw: PlayCliOptions) {
+  const seed = raw.seed ?? randomBytes(8).toString('hex');
+  if (!SEED.test(seed))
+    throw new InputError(`--seed must be 1 to 64 letters, digits, ".", "_" or "-", got "${seed}"`);
+  if (!TABLE_ID.test(raw.table))
+    throw new InputError(`--table must be 1 to 32 letters, digits, - and _, got "${raw.table}"`);
+  return {
+    rounds: readCount(raw.rounds, '--rounds', PLAY_ROUNDS_MAX),
+    players: readCount(raw.players, '--players', PLAY_PLAYERS_MAX),
+    seed,
+    tableId: raw.table,
+    currency: raw.currency === undefined ? undefined : readCurrency(raw.currency),
+    shaker: readShaker(raw.shaker),
+    json: raw.json === true,
+  };
+}
+
+function readCurrency(text: string): Currency {
+  if (text === 'MOP' || text === 'HKD') return text;
+  throw new InputError(`--currency must be MOP or HKD, got "${text}"`);
+}
+
+function readShaker(text: string): 'electronic' | 'lever' {
+  if (text === 'electronic' || text === 'lever') return text;
+  throw new InputError(`--shaker must be electronic or lever, got "${text}"`);
+}
+
+function readCount(text: string, option: string, max: number): number {
+  const n = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > max)
+    throw new InputError(
+      `${option} must be a whole number from 1 to ${grouped(max)}, got "${text}"`,
+    );
+  return n;
+}
+
+async function open(db: string, currency: Currency | undefined): Promise<Store> {
+  if (currency === undefined) return openExistingStore(db);
+  try {
+    return await openStore(db, currency);
+  } catch (error) {
+    if (error instanceof StoreOpenError && error.code === 'currency-mismatch')
+      throw new InputError(`${db} keeps another currency than ${currency}`);
+    throw error;
+  }
+}
+
+function summary(r: PlayReport, currency: Currency): string {
+  const span =
+    r.firstRoundNo === null ? '' : ` (rounds ${r.firstRoundNo}–${r.lastRoundNo ?? r.firstRoundNo})`;
+  const refused = Object.entries(r.refused)
+    .map(([code, n]) => `${code} ${grouped(n)}`)
+    .join(', ');
+  return (
+    `played ${grouped(r.rounds)} rounds of table ${r.tableId}${span}, seed ${r.seed}: ` +
+    `${grouped(r.bets)} bets, handle ${grouped(r.handleMinor)}, returned ${grouped(r.returnedMinor)}, ` +
+    `hold ${percent(r.hold)} (minor units of ${currency}); ` +
+    `void rolls ${grouped(r.voidRolls)}, withdrawals ${grouped(r.withdrawals)}` +
+    (refused === '' ? '' : `, refused: ${refused}`) +
+    '\n'
+  );
+}

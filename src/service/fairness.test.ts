@@ -1,0 +1,144 @@
+import { expect, it } from 'vitest';
+import { createPrng } from '../dice/index.js';
+import type { JournalEntry } from '../journal/index.js';
+import type { Store } from '../ledger/index.js';
+import { withStores } from '../ledger/testing.js';
+import type { Dice, Face } from '../rules/index.js';
+import { audit } from './audit.js';
+import {
+  createLeverTable,
+  leverRound,
+  macauMs,
+  playLeverRounds,
+  type RoundPlan,
+  runAll,
+  testClock,
+} from './compliance-testing.js';
+import { FairnessService } from './fairness.js';
+import { readTableJournal } from './round-snapshot.js';
+import { TableService } from './table-service.js';
+import { defaultTableSettings } from './table-settings.js';
+
+const T = 'T1';
+
+/** Die 1 shows a six half the time (a fair die: one time in six); the other two are fair. */
+function loadedRounds(n: number, seed: number): RoundPlan[] {
+  const prng = createPrng(seed);
+  const face = (): Face => prng.int(1, 6) as Face;
+  return Array.from({ length: n }, () => ({
+    dice: [prng.chance(0.5) ? 6 : (prng.int(1, 5) as Face), face(), face()] as Dice,
+  }));
+}
+
+function fairRounds(n: number, seed: number): RoundPlan[] {
+  const prng = createPrng(seed);
+  return Array.from({ length: n }, () => ({
+    dice: [1, 2, 3].map(() => prng.int(1, 6)) as unknown as Dice,
+  }));
+}
+
+function open(store: Store, clock: () => number) {
+  const tables = new TableService({ store, clock });
+  const alerts: JournalEntry[] = [];
+  const fairness = new FairnessService({
+    store,
+    tables,
+    clock,
+    onAlert: (_t, entries) => alerts.push(...entries),
+    onError: (_t, error) => {
+      throw error;
+    },
+  });
+  return { tables, fairness, alerts };
+}
+
+async function entries(store: Store, prefix: string): Promise<JournalEntry[]> {
+  const out: JournalEntry[] = [];
+  for await (const e of readTableJournal(store, T, 1)) if (e.type.startsWith(prefix)) out.push(e);
+  return out;
+}
+
+withStores('fairness monitoring (Art. 1.1)', (h) => {
+  it('alerts on a loaded die, restarts the since-change span on new dice, and restores after a restart', async () => {
+    const store = await h.open();
+    const clock = testClock(macauMs('2026-03-06'));
+    const first = open(store, clock.now);
+    await createLeverTable(first.tables, T);
+    await playLeverRounds(first.tables, T, loadedRounds(150, 7), 50);
+
+    const loaded = (await first.fairness.evaluate(T))!;
+    expect(loaded.rollSeq).toBe(150);
+    const raised = await entries(store, 'fairness-alert-raised');
+    expect(raised.map((e) => (e.payload as { span: string; test: string }).span).sort()).toEqual([
+      'since-dice-change',
+      'window',
+    ]);
+    expect(raised[0]!.payload).toMatchObject({ test: 'faces', tableId: T });
+    expect(first.alerts.map((e) => e.seq)).toEqual(raised.map((e) => e.seq));
+    expect(loaded.activeAlerts.map((a) => `${a.span}/${a.test}`).sort()).toEqual([
+      'since-dice-change/faces',
+      'window/faces',
+    ]);
+
+    const changed = await first.fairness.changeDice(T, {
+      reason: 'die 1 worn',
+      changedBy: 'croupier-1',
+    });
+    expect(changed).toMatchObject({
+      ok: true,
+      value: { type: 'dice-changed', diceSetId: '2026-03-06#1', reason: 'die 1 worn' },
+    });
+    const cleared = await entries(store, 'fairness-alert-cleared');
+    expect(cleared.map((e) => e.payload)).toMatchObject([
+      { span: 'since-dice-change', reason: 'dice-changed' },
+    ]);
+    await playLeverRounds(first.tables, T, fairRounds(20, 8), 20);
+    const before = (await first.fairness.evaluate(T))!;
+    expect(before.sinceDiceChange.rolls).toBe(20);
+    expect(before.window.rolls).toBe(170);
+    expect(before.diceSetId).toBe('2026-03-06#1');
+
+    // A restart: the monitor comes back from the journal, with its alert, and raises nothing twice.
+    first.fairness.close();
+    const second = open(store, clock.now);
+    const after = (await second.fairness.evaluate(T))!;
+    expect(after).toEqual(before);
+    expect(second.alerts).toEqual([]);
+    expect((await entries(store, 'fairness-alert')).length).toBe(raised.length + cleared.length);
+    expect(await audit(store)).toMatchObject({ ok: true, rounds: 170 });
+  });
+
+  it('gives the detection power of its spans', async () => {
+    const store = await h.open();
+    const { tables, fairness } = open(store, Date.now);
+    await createLeverTable(tables, T);
+    const empty = (await fairness.evaluate(T))!;
+    expect(empty.window.rolls).toBe(0);
+    expect(empty.smallestDetectableExcess.window.oneDie).toBeNull();
+    // docs/compliance.md: +0.05 on all three dice needs 541 rolls at the alert level, 90% power.
+    expect(empty.detectionPower).toContainEqual(
+      expect.objectContaining({ excess: 0.05, loadedDice: 3, significance: 0.001, rolls: 541 }),
+    );
+    await playLeverRounds(tables, T, fairRounds(30, 1), 30);
+    const some = (await fairness.evaluate(T))!;
+    expect(some.smallestDetectableExcess.window.allDice).toBeGreaterThan(0.1);
+    expect(await fairness.evaluate('T9')).toBeUndefined();
+  });
+
+  it('records new dice between rounds only, and only where the dice are physical', async () => {
+    const store = await h.open();
+    const { tables, fairness } = open(store, Date.now);
+    await createLeverTable(tables, T);
+    await tables.createTable({ ...defaultTableSettings('E1'), bettingTimerMs: null });
+    await runAll(tables, T, leverRound({ dice: [1, 2, 3] }).slice(0, 3));
+    const midRound = await fairness.changeDice(T, { reason: 'chipped', changedBy: 'c' });
+    expect(midRound.ok ? null : midRound.rejection.code).toBe('table-mid-round');
+    const electronic = await fairness.changeDice('E1', { reason: 'x', changedBy: 'c' });
+    expect(electronic.ok ? null : electronic.rejection).toMatchObject({
+      code: 'dice_not_physical',
+    });
+    const unknown = await fairness.changeDice('T9', { reason: 'x', changedBy: 'c' });
+    expect(unknown.ok ? null : unknown.rejection.code).toBe('unknown_table');
+    expect(await entries(store, 'dice-changed')).toEqual([]);
+  });
+});

@@ -1,0 +1,337 @@
+/**
+ * Fairness monitoring (Art. 1.1) of every table, running: a FairnessMonitor of
+ * src/compliance per table, fed with the dice of every `round-settled` entry
+ * and reset by every `dice-changed` entry, in journal order.
+ *
+ * Live, the monitor reads the entries each commit of the table's queue made
+ * (TableService.onCommit), so it costs no database read. At start — lazily, on
+ * a table's first use — it is rebuilt from the table's journal: the rolls go
+ * back in without testing, the dice changes reset the since-change span, and
+ * the active alerts are those the journal raised and did not clear. Then one
+ * check catches an alert whose entry a crash lost.
+ *
+ * Alerts (`fairness-alert-raised` / `-cleared`) are journaled with the table
+ * and handed to `onAlert` (the server logs and counts them). A change of dice
+ * is journaled through the table's queue, between rounds, so it falls exactly
+ * between two rolls in the journal and in the monitor.
+ */
+import {
+  type ActiveAlert,
+  type DiceChangedEvent,
+  detectionPowerTable,
+  FairnessMonitor,
+  type FairnessMonitorConfig,
+  type FairnessMonitorEvent,
+  type IsoDate,
+  macauDate,
+  parseDiceChangedEvent,
+  smallestDetectableExcess,
+  type SpanEvaluation,
+} from '../compliance/index.js';
+import type { JournalEntry } from '../journal/index.js';
+import type { Store } from '../ledger/index.js';
+import type { Dice } from '../rules/index.js';
+import { KeyedQueue } from './keyed-queue.js';
+import { readTableJournal } from './round-snapshot.js';
+import type { ServiceResult } from './house-options.js';
+import type { TableService } from './table-service.js';
+
+export const DICE_CHANGED = 'dice-changed';
+
+export interface FairnessServiceOptions {
+  readonly store: Store;
+  readonly tables: TableService;
+  readonly clock?: () => number;
+  readonly config?: Partial<FairnessMonitorConfig>;
+  /** Called with the journal entries of alerts raised or cleared. */
+  readonly onAlert?: (tableId: string, entries: readonly JournalEntry[]) => void;
+  /** Called when feeding a monitor fails (a database error journaling an alert). */
+  readonly onError?: (tableId: string, error: unknown) => void;
+}
+
+export interface DiceChangeInput {
+  readonly reason: string | null;
+  /** The new set's id (serial numbers, or the house's set id); made up when absent. */
+  readonly diceSetId?: string;
+  readonly changedBy: string;
+}
+
+/** A power figure: rolls the faces test needs to catch one loaded face. */
+export interface PowerRow {
+  readonly excess: number;
+  readonly loadedDice: 1 | 2 | 3;
+  readonly significance: number;
+  readonly power: number;
+  readonly rolls: number;
+}
+
+export interface FairnessReport {
+  readonly tableId: string;
+  readonly config: FairnessMonitorConfig;
+  /** Rolls the monitor has seen at this table since it was created. */
+  readonly rollSeq: number;
+  readonly diceSetId: string | null;
+  /** Both spans, as FairnessMonitor.evaluate gives them (the window, then since the dice changed). */
+  readonly spans: readonly SpanEvaluation[];
+  readonly window: SpanEvaluation;
+  readonly sinceDiceChange: SpanEvaluation;
+  readonly activeAlerts: readonly ActiveAlert[];
+  /** Rolls the faces test needs to catch a loaded face, at the alert level, 90% power. */
+  readonly detectionPower: readonly PowerRow[];
+  /**
+   * The smallest excess each span catches with 90% power at the alert level
+   * (null: no rolls), for the span's length rounded down to two significant digits.
+   */
+  readonly smallestDetectableExcess: {
+    readonly window: { readonly oneDie: number | null; readonly allDice: number | null };
+    readonly sinceDiceChange: { readonly oneDie: number | null; readonly allDice: number | null };
+  };
+}
+
+interface Tracked {
+  readonly monitor: FairnessMonitor;
+  /** The last journal entry fed in. */
+  seq: number;
+  diceChanges: number;
+}
+
+type AlertPayload = FairnessMonitorEvent;
+
+const alertKey = (a: { span: string; test: string }): string => `${a.span}/${a.test}`;
+
+export class FairnessService {
+  private readonly store: Store;
+  private readonly tables: TableService;
+  private readonly clock: () => number;
+  private readonly config: Partial<FairnessMonitorConfig>;
+  private readonly onAlert: NonNullable<FairnessServiceOptions['onAlert']>;
+  private readonly onError: NonNullable<FairnessServiceOptions['onError']>;
+  private readonly tracked = new Map<string, Tracked>();
+  private readonly queue = new KeyedQueue();
+  private readonly unsubscribe: () => void;
+
+  constructor(options: FairnessServiceOptions) {
+    this.store = options.store;
+    this.tables = options.tables;
+    this.clock = options.clock ?? Date.now;
+    this.config = options.config ?? {};
+    this.onAlert = options.onAlert ?? (() => undefined);
+    this.onError = options.onError ?? (() => undefined);
+    // Fails fast on a bad configuration, before any table is monitored.
+    new FairnessMonitor('config-check', this.config);
+    this.unsubscribe = this.tables.onCommit((tableId, entries) => this.observe(tableId, entries));
+  }
+
+  /** Stops following the table service's commits. */
+  close(): void {
+    this.unsubscribe();
+  }
+
+  /** Feeds a commit's entries to the table's monitor, in order, after any earlier ones. */
+  observe(tableId: string, entries: readonly JournalEntry[]): void {
+    if (!entries.some((e) => e.type === 'round-settled' || e.type === DICE_CHANGED)) return;
+    void this.queue
+      .run(tableId, async () => {
+        const tracked = await this.load(tableId);
+        if (tracked === undefined) return;
+        const events: FairnessMonitorEvent[] = [];
+        for (const entry of entries) {
+          if (entry.seq <= tracked.seq) continue; // already read from the journal at load
+          tracked.seq = entry.seq;
+          events.push(...feed(tracked, entry, true));
+        }
+        await this.journalAlerts(tableId, events);
+      })
+      .catch((error: unknown) => this.onError(tableId, error));
+  }
+
+  /** Both spans' figures, the active alerts and what the spans can detect; undefined for no table. */
+  evaluate(tableId: string): Promise<FairnessReport | undefined> {
+    return this.queue.run(tableId, async () => {
+      const tracked = await this.load(tableId);
+      return tracked === undefined ? undefined : report(tracked.monitor);
+    });
+  }
+
+  /**
+   * New dice at a table whose dice are physical (lever shaker): journaled
+   * between rounds through the table's queue, it restarts the since-change span.
+   */
+  async changeDice(
+    tableId: string,
+    input: DiceChangeInput,
+  ): Promise<ServiceResult<DiceChangedEvent>> {
+    const snapshot = await this.tables.snapshot(tableId);
+    if (snapshot === undefined) {
+      return {
+        ok: false,
+        rejection: { code: 'unknown_table', message: `there is no table "${tableId}"` },
+      };
+    }
+    if (snapshot.settings.shaker !== 'lever') {
+      return {
+        ok: false,
+        rejection: {
+          code: 'dice_not_physical',
+          message:
+            'the electronic shaker draws its rolls itself (Art. 2.1): there are no dice to change; test its source with cussec rng-test',
+          article: '1.2',
+        },
+      };
+    }
+    const tracked = await this.queue.run(tableId, () => this.load(tableId));
+    const on: IsoDate = macauDate(this.clock());
+    const event = parseDiceChangedEvent({
+      type: DICE_CHANGED,
+      tableId,
+      diceSetId: input.diceSetId ?? `${on}#${(tracked?.diceChanges ?? 0) + 1}`,
+      changedBy: input.changedBy,
+      on,
+      reason: input.reason,
+    });
+    const outcome = await this.tables.recordBetweenRounds(tableId, [
+      { tableId, type: DICE_CHANGED, payload: event },
+    ]);
+    if (!outcome.ok) return { ok: false, rejection: outcome.rejection };
+    // The monitor takes the change from the commit; wait for it, so a read after this sees it.
+    await this.queue.idle(tableId);
+    return { ok: true, value: event };
+  }
+
+  /** The table's monitor, rebuilt from the journal on first use; undefined for no table. */
+  private async load(tableId: string): Promise<Tracked | undefined> {
+    const known = this.tracked.get(tableId);
+    if (known !== undefined) return known;
+    const restored = await this.restore(tableId);
+    if (restored === undefined) return undefined;
+    this.tracked.set(tableId, restored);
+    // An alert whose entry a crash lost between the roll and its journaling is raised now.
+    await this.journalAlerts(tableId, restored.monitor.check());
+    return restored;
+  }
+
+  private async restore(tableId: string): Promise<Tracked | undefined> {
+    let tracked: Tracked | undefined;
+    const active = new Map<string, ActiveAlert>();
+    for await (const entry of readTableJournal(this.store, tableId, 1)) {
+      tracked ??= { monitor: new FairnessMonitor(tableId, this.config), seq: 0, diceChanges: 0 };
+      tracked.seq = entry.seq;
+      feed(tracked, entry, false);
+      if (entry.type === 'fairness-alert-raised') {
+        const raised = entry.payload as Extract<AlertPayload, { type: 'fairness-alert-raised' }>;
+        active.set(alertKey(raised), {
+          span: raised.span,
+          test: raised.test,
+          raisedAtRollSeq: raised.rollSeq,
+          pValue: raised.pValue,
+        });
+      } else if (entry.type === 'fairness-alert-cleared') {
+        active.delete(alertKey(entry.payload as AlertPayload));
+      }
+    }
+    if (tracked === undefined) return undefined;
+    const snapshot = { ...tracked.monitor.snapshot(), activeAlerts: [...active.values()] };
+    return { ...tracked, monitor: FairnessMonitor.restore(snapshot) };
+  }
+
+  private async journalAlerts(
+    tableId: string,
+    events: readonly FairnessMonitorEvent[],
+  ): Promise<void> {
+    if (events.length === 0) return;
+    const entries = await this.store.transaction((tx) =>
+      tx.appendJournal(events.map((e) => ({ tableId, type: e.type, payload: e }))),
+    );
+    this.onAlert(tableId, entries);
+  }
+}
+
+/**
+ * One journal entry into a monitor: a settled round's dice, or new dice. Live
+ * (`test`), each roll is tested and the alerts it raises or clears returned; at
+ * restore the rolls go in untested, the alerts being in the journal already.
+ */
+function feed(tracked: Tracked, entry: JournalEntry, test: boolean): FairnessMonitorEvent[] {
+  if (entry.type === 'round-settled') {
+    const dice = (entry.payload as { dice: Dice }).dice;
+    if (test) return tracked.monitor.recordRoll(dice);
+    tracked.monitor.addRoll(dice);
+    return [];
+  }
+  if (entry.type === DICE_CHANGED) {
+    tracked.diceChanges++;
+    const cleared = tracked.monitor.onDiceChanged(parseDiceChangedEvent(entry.payload));
+    return test ? cleared : [];
+  }
+  return [];
+}
+
+/** Two significant digits, rounded down: 12,345 → 12,000. */
+function bucketDown(rolls: number): number {
+  const scale = 10 ** Math.max(0, Math.floor(Math.log10(rolls)) - 1);
+  return Math.floor(rolls / scale) * scale;
+}
+
+/**
+ * The power figures take tens of milliseconds each (a bisection over a
+ * noncentral chi-square), so they are kept: the table once per significance,
+ * and the smallest detectable excess per span length rounded down to two
+ * significant digits — a slightly shorter span, so a slightly larger excess:
+ * the figure errs on the side of claiming less.
+ */
+const powerTables = new Map<number, PowerRow[]>();
+const excesses = new Map<string, number>();
+const EXCESS_CACHE_MAX = 10_000;
+
+function powerTable(significance: number): PowerRow[] {
+  let rows = powerTables.get(significance);
+  if (rows === undefined) {
+    rows = detectionPowerTable({ significance, power: 0.9 }).map((f) => ({
+      excess: Number(f.excess.toFixed(6)),
+      loadedDice: f.loadedDice,
+      significance: f.significance,
+      power: f.power,
+      rolls: f.rolls,
+    }));
+    powerTables.set(significance, rows);
+  }
+  return rows;
+}
+
+function excessFor(rolls: number, loadedDice: 1 | 3, significance: number): number | null {
+  if (rolls === 0) return null;
+  const basis = bucketDown(rolls);
+  const key = `${basis}/${loadedDice}/${significance}`;
+  let excess = excesses.get(key);
+  if (excess === undefined) {
+    excess = smallestDetectableExcess(basis, { loadedDice, significance, power: 0.9 });
+    if (excesses.size >= EXCESS_CACHE_MAX) excesses.clear();
+    excesses.set(key, excess);
+  }
+  return excess;
+}
+
+function report(monitor: FairnessMonitor): FairnessReport {
+  const evaluation = monitor.evaluate();
+  const [window, sinceDiceChange] = evaluation.spans as [SpanEvaluation, SpanEvaluation];
+  const significance = monitor.config.alertPValue;
+  const excess = (rolls: number) => ({
+    oneDie: excessFor(rolls, 1, significance),
+    allDice: excessFor(rolls, 3, significance),
+  });
+  return {
+    tableId: evaluation.tableId,
+    config: monitor.config,
+    rollSeq: evaluation.rollSeq,
+    diceSetId: evaluation.diceSetId,
+    spans: evaluation.spans,
+    window,
+    sinceDiceChange,
+    activeAlerts: evaluation.activeAlerts,
+    detectionPower: powerTable(significance),
+    smallestDetectableExcess: {
+      window: excess(window.rolls),
+      sinceDiceChange: excess(sinceDiceChange.rolls),
+    },
+  };
+}

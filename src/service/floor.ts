@@ -1,0 +1,159 @@
+/**
+ * A node's part in a casino floor of several nodes on one PostgreSQL.
+ *
+ * - Events: after each commit a node signals the others (LISTEN/NOTIFY); every
+ *   node then reads the journal after the last entry it saw and publishes the
+ *   round events to its own WebSocket clients. A missed signal only delays an
+ *   event: a poll reads the journal anyway every `pollMs`.
+ * - Timers: the automatic bell (Art. 3.1) of a table runs on the node that holds
+ *   the table's lease. A node that dies loses its connection and so its leases;
+ *   another node takes the lease at its next sweep, reads the deadline from the
+ *   table and rings the bell when it is due, so the round goes on.
+ *
+ * On SQLite (one node) the same code runs with a single-node cluster: every
+ * lease is ours and the journal poll finds nothing new.
+ */
+import type { Store } from '../ledger/index.js';
+import { EVENT_TYPES, type RoundEvent } from '../table/index.js';
+import type { PublishedEvent, TableService } from './table-service.js';
+
+export interface FloorOptions {
+  readonly store: Store;
+  readonly service: TableService;
+  /** Publishes events to this node's clients; called again with events already published is harmless. */
+  readonly publish: (tableId: string, events: readonly PublishedEvent[]) => void;
+  readonly clock?: () => number;
+  /** How often the journal is read when no signal came. */
+  readonly pollMs?: number;
+  /** How often a node tries to take the leases of tables nobody holds. */
+  readonly leaseSweepMs?: number;
+}
+
+const ROUND_EVENTS = new Set<string>(EVENT_TYPES);
+const JOURNAL_PAGE = 1_000;
+
+export class Floor {
+  private lastSeq = 0;
+  private reading: Promise<void> | undefined;
+  private again = false;
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly intervals: NodeJS.Timeout[] = [];
+  private readonly clock: () => number;
+  private stopped = false;
+
+  constructor(private readonly options: FloorOptions) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  async start(): Promise<void> {
+    this.lastSeq = (await this.options.store.journalHead()).lastSeq;
+    await this.options.store.cluster.listen(() => this.catchUp());
+    this.intervals.push(setInterval(() => this.catchUp(), this.options.pollMs ?? 1_000));
+    this.intervals.push(
+      setInterval(() => void this.sweepLeases(), this.options.leaseSweepMs ?? 2_000),
+    );
+    for (const i of this.intervals) i.unref();
+    await this.sweepLeases();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const i of this.intervals) clearInterval(i);
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  /** Called with this node's own commits: signal the others, and watch the timers. */
+  committed(tableId: string, events: readonly PublishedEvent[]): void {
+    void this.options.store.cluster.notify(tableId).catch(() => undefined);
+    this.watch(tableId, events);
+  }
+
+  /** Reads the journal after the last entry seen; runs one read at a time, and once more if asked meanwhile. */
+  catchUp(): void {
+    if (this.reading !== undefined) {
+      this.again = true;
+      return;
+    }
+    this.reading = this.readNew()
+      .catch(() => undefined)
+      .finally(() => {
+        this.reading = undefined;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          this.catchUp();
+        }
+      });
+  }
+
+  private async readNew(): Promise<void> {
+    for (;;) {
+      const page = await this.options.store.readJournal({
+        fromSeq: this.lastSeq + 1,
+        limit: JOURNAL_PAGE,
+      });
+      const byTable = new Map<string, PublishedEvent[]>();
+      for (const entry of page) {
+        this.lastSeq = entry.seq;
+        if (entry.tableId === null || !ROUND_EVENTS.has(entry.type)) continue;
+        const list = byTable.get(entry.tableId) ?? [];
+        list.push({ seq: entry.seq, event: entry.payload as RoundEvent });
+        byTable.set(entry.tableId, list);
+      }
+      for (const [tableId, events] of byTable) {
+        this.options.publish(tableId, events);
+        this.watch(tableId, events);
+      }
+      if (page.length < JOURNAL_PAGE) return;
+    }
+  }
+
+  /** Starts or stops a table's betting timer as its events go by, on the lease holder only. */
+  private watch(tableId: string, events: readonly PublishedEvent[]): void {
+    for (const { event } of events) {
+      if (event.type === 'betting-opened' && event.deadlineMs !== null)
+        this.arm(tableId, event.deadlineMs);
+      if (event.type === 'bell-rung') this.disarm(tableId);
+    }
+  }
+
+  private arm(tableId: string, deadlineMs: number): void {
+    if (this.stopped || !this.options.store.cluster.holds(`table:${tableId}`)) return;
+    this.disarm(tableId);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(tableId);
+        // Art. 3.1: the bell rings when betting time is over.
+        void this.options.service
+          .execute({ tableId, command: { type: 'tick' } })
+          .catch(() => undefined);
+      },
+      Math.max(0, deadlineMs - this.clock()),
+    );
+    timer.unref();
+    this.timers.set(tableId, timer);
+  }
+
+  private disarm(tableId: string): void {
+    clearTimeout(this.timers.get(tableId));
+    this.timers.delete(tableId);
+  }
+
+  /** Takes the leases of tables nobody holds, and arms the timers of the ones taken. */
+  private async sweepLeases(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      for (const tableId of await this.options.store.listTables()) {
+        const key = `table:${tableId}`;
+        const held = this.options.store.cluster.holds(key);
+        if (!(await this.options.store.cluster.tryLease(key))) continue;
+        if (held && this.timers.has(tableId)) continue;
+        const snap = await this.options.service.snapshot(tableId);
+        if (snap?.state.phase === 'betting' && snap.state.bettingDeadlineMs !== null)
+          this.arm(tableId, snap.state.bettingDeadlineMs);
+      }
+    } catch {
+      // The database is away (a restart, a failover): the next sweep tries again.
+    }
+  }
+}

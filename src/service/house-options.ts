@@ -1,0 +1,372 @@
+/**
+ * The Art. 8 workflow of src/compliance, running: a table's house options —
+ * shaker, display board, the layout's spots and the odds of 5/16 and 6/15 —
+ * change only by a proposal that the DICJ authorized, requested three working
+ * days ahead, adopted on or after its date and between rounds.
+ *
+ * Persistence is the journal alone. Every decision (accepted or refused) is
+ * journaled with its table, in one transaction, and the workflow's state is the
+ * fold (`applyEvent`) of the table's entries, read incrementally and cached per
+ * table. Decisions on one table run one at a time in this process.
+ *
+ * Adoption goes through the TableService's queue (`changeHouseOptions`): the
+ * table's settings change between rounds only, and house-options-adopted is
+ * journaled in the same transaction as the table-settings-changed it causes,
+ * which the audit replays.
+ */
+import {
+  applyEvent,
+  decide,
+  due,
+  type HouseOptions,
+  type HouseOptionsChoice,
+  type HouseOptionsEvent,
+  type HouseOptionsState,
+  initialHouseOptionsState,
+  type IsoDate,
+  macauDate,
+  type Proposal,
+  proposalStatus,
+  type ProposalStatus,
+  type Rejection,
+} from '../compliance/index.js';
+import type { Store } from '../ledger/index.js';
+import type { HolidayCalendarService } from './holidays.js';
+import { KeyedQueue } from './keyed-queue.js';
+import { readTableJournal } from './round-snapshot.js';
+import type { ServiceRejection, TableService } from './table-service.js';
+import type { TableSettings } from './table-settings.js';
+
+/** Who adopts a proposal when its date comes (in house-options-adopted's `adoptedBy`). */
+export const AUTOMATIC_ADOPTER = 'system:automatic-adoption';
+
+const WORKFLOW_EVENT_TYPES = new Set<string>([
+  'house-options-proposed',
+  'dicj-authorization-recorded',
+  'house-options-adopted',
+  'house-options-withdrawn',
+  'house-options-refused',
+]);
+
+export type ServiceResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly rejection: ServiceRejection };
+
+export interface ProposalView extends Proposal {
+  readonly status: ProposalStatus;
+}
+
+export interface HouseOptionsView {
+  readonly tableId: string;
+  /** Today in Macau, which the statuses are as of. */
+  readonly today: IsoDate;
+  readonly current: HouseOptions;
+  readonly adoptedOn: IsoDate | null;
+  readonly betweenRounds: boolean;
+  /** Proposals that would be adopted now (the automatic adopter takes the last). */
+  readonly dueProposalIds: readonly string[];
+  readonly proposals: readonly ProposalView[];
+}
+
+export interface ProposalInput {
+  readonly proposalId: string;
+  /** A HouseOptionsChoice, or part of one: missing fields keep the options in force. */
+  readonly options: unknown;
+  readonly adoptionDate: string;
+}
+
+export interface AuthorizationInput {
+  /** The DICJ's reference (letter or file number). */
+  readonly reference: string;
+  /** The date of the DICJ's authorization. */
+  readonly authorizedOn: string;
+}
+
+export interface HouseOptionsServiceOptions {
+  readonly store: Store;
+  readonly tables: TableService;
+  readonly holidays: HolidayCalendarService;
+  readonly clock?: () => number;
+}
+
+interface Cached {
+  state: HouseOptionsState;
+  scannedSeq: number;
+}
+
+const unknownTable = (tableId: string): ServiceResult<never> => ({
+  ok: false,
+  rejection: { code: 'unknown_table', message: `there is no table "${tableId}"` },
+});
+
+const refusal = (rejection: Rejection): ServiceResult<never> => ({ ok: false, rejection });
+
+/** The options a table was created with: version 1, one layout, no spoken announcement. */
+export function commissionedOptions(settings: TableSettings): HouseOptions {
+  return {
+    version: 1,
+    shaker: settings.shaker,
+    layoutCount: 1,
+    displayBoard: settings.displayBoard,
+    announceAloud: false,
+    paytable: settings.paytable,
+  };
+}
+
+const choiceOf = (o: HouseOptions): HouseOptionsChoice => ({
+  shaker: o.shaker,
+  layoutCount: o.layoutCount,
+  displayBoard: o.displayBoard,
+  announceAloud: o.announceAloud,
+  paytable: o.paytable,
+});
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export class HouseOptionsService {
+  private readonly store: Store;
+  private readonly tables: TableService;
+  private readonly holidays: HolidayCalendarService;
+  private readonly clock: () => number;
+  private readonly cache = new Map<string, Cached>();
+  private readonly queue = new KeyedQueue();
+
+  constructor(options: HouseOptionsServiceOptions) {
+    this.store = options.store;
+    this.tables = options.tables;
+    this.holidays = options.holidays;
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** Today's date in Macau. */
+  today(): IsoDate {
+    return macauDate(this.clock());
+  }
+
+  /** The options in force and every proposal with its status; undefined for an unknown table. */
+  view(tableId: string): Promise<HouseOptionsView | undefined> {
+    return this.queue.run(tableId, async () => {
+      const state = await this.refresh(tableId);
+      if (state === undefined) return undefined;
+      const today = this.today();
+      const betweenRounds = await this.betweenRounds(tableId);
+      const calendar = await this.holidays.calendar();
+      const ready = due(state, { today, betweenRounds, calendar });
+      return {
+        tableId,
+        today,
+        current: state.current,
+        adoptedOn: state.adoptedOn,
+        betweenRounds,
+        dueProposalIds: ready.map((p) => p.proposalId),
+        proposals: state.proposals.map((p) => ({ ...p, status: proposalStatus(p, today) })),
+      };
+    });
+  }
+
+  /** A supervisor proposes options for a date (Art. 8: three working days' notice). */
+  propose(
+    tableId: string,
+    input: ProposalInput,
+    proposedBy: string,
+  ): Promise<ServiceResult<ProposalView>> {
+    return this.decideOne(tableId, input.proposalId, (state) => ({
+      type: 'propose',
+      proposalId: input.proposalId,
+      tableId,
+      // Missing fields keep the options in force: the proposal still carries the whole document.
+      options: isRecord(input.options)
+        ? { ...choiceOf(state.current), ...input.options }
+        : input.options,
+      adoptionDate: input.adoptionDate,
+      proposedBy,
+    }));
+  }
+
+  /** An inspector records the DICJ's authorization of a proposal. */
+  authorize(
+    tableId: string,
+    proposalId: string,
+    input: AuthorizationInput,
+    inspectorId: string,
+  ): Promise<ServiceResult<ProposalView>> {
+    return this.decideOne(tableId, proposalId, () => ({
+      type: 'record-authorization',
+      proposalId,
+      reference: input.reference,
+      authorizationDate: input.authorizedOn,
+      inspectorId,
+    }));
+  }
+
+  /** A supervisor withdraws a proposal not yet adopted. */
+  withdraw(
+    tableId: string,
+    proposalId: string,
+    withdrawnBy: string,
+    reason?: string,
+  ): Promise<ServiceResult<ProposalView>> {
+    return this.decideOne(tableId, proposalId, () => ({
+      type: 'withdraw',
+      proposalId,
+      withdrawnBy,
+      ...(reason === undefined ? {} : { reason }),
+    }));
+  }
+
+  /**
+   * Adopts a proposal now: refused (and the refusal journaled) unless it is
+   * authorized, due and the table between rounds (`table-mid-round`, Art. 8).
+   */
+  adopt(
+    tableId: string,
+    proposalId: string,
+    adoptedBy: string,
+  ): Promise<ServiceResult<ProposalView>> {
+    return this.queue.run(tableId, async () => {
+      const state = await this.refresh(tableId);
+      if (state === undefined) return unknownTable(tableId);
+      return this.adoptLocked(state, proposalId, adoptedBy, false);
+    });
+  }
+
+  /**
+   * Adopts the authorized proposal whose date has come, if the table is between
+   * rounds; called every minute and after each round is paid. Quiet: a table
+   * mid-round is simply tried again later, and nothing is journaled for it.
+   * Returns the id of the proposal adopted, or null.
+   */
+  adoptDue(tableId: string): Promise<string | null> {
+    return this.queue.run(tableId, async () => {
+      const state = await this.refresh(tableId);
+      if (state === undefined || !(await this.betweenRounds(tableId))) return null;
+      const calendar = await this.holidays.calendar();
+      const ready = due(state, { today: this.today(), betweenRounds: true, calendar });
+      // Adopting the last supersedes the others due no later than it (docs/compliance.md).
+      const last = ready[ready.length - 1];
+      if (last === undefined) return null;
+      const adopted = await this.adoptLocked(state, last.proposalId, AUTOMATIC_ADOPTER, true);
+      return adopted.ok ? last.proposalId : null;
+    });
+  }
+
+  /** `adoptDue` on every table; a table that fails does not stop the others. */
+  async adoptDueAll(onError: (tableId: string, error: unknown) => void): Promise<string[]> {
+    const adopted: string[] = [];
+    for (const tableId of await this.store.listTables()) {
+      try {
+        const id = await this.adoptDue(tableId);
+        if (id !== null) adopted.push(`${tableId}/${id}`);
+      } catch (error) {
+        onError(tableId, error);
+      }
+    }
+    return adopted;
+  }
+
+  private async adoptLocked(
+    state: HouseOptionsState,
+    proposalId: string,
+    adoptedBy: string,
+    quiet: boolean,
+  ): Promise<ServiceResult<ProposalView>> {
+    const { tableId } = state;
+    const command = { type: 'adopt', proposalId, adoptedBy };
+    const context = {
+      today: this.today(),
+      betweenRounds: await this.betweenRounds(tableId),
+      calendar: await this.holidays.calendar(),
+    };
+    const decision = decide(state, command, context);
+    if (!decision.ok) {
+      if (!quiet) await this.journal(tableId, decision.events);
+      return refusal(decision.rejection);
+    }
+    const options = decision.state.current;
+    // The table's queue decides "between rounds" for good: a round may have started meanwhile.
+    const changed = await this.tables.changeHouseOptions(tableId, {
+      options: {
+        shaker: options.shaker,
+        displayBoard: options.displayBoard,
+        paytable: options.paytable,
+      },
+      changedBy: adoptedBy,
+      entries: decision.events.map((e) => ({ tableId, type: e.type, payload: e })),
+    });
+    if (!changed.ok) {
+      if (!quiet && changed.rejection.code === 'table-mid-round') {
+        const midRound = decide(state, command, { ...context, betweenRounds: false });
+        await this.journal(tableId, midRound.events);
+      }
+      return { ok: false, rejection: changed.rejection };
+    }
+    return { ok: true, value: this.proposalView(decision.state, proposalId, context.today) };
+  }
+
+  /** Decides one command built from the current state and journals its events. */
+  private decideOne(
+    tableId: string,
+    proposalId: string,
+    build: (state: HouseOptionsState) => unknown,
+  ): Promise<ServiceResult<ProposalView>> {
+    return this.queue.run(tableId, async () => {
+      const state = await this.refresh(tableId);
+      if (state === undefined) return unknownTable(tableId);
+      const today = this.today();
+      // Only `adopt` looks at the round; the table's queue checks it again then.
+      const context = { today, betweenRounds: true, calendar: await this.holidays.calendar() };
+      const decision = decide(state, build(state), context);
+      await this.journal(tableId, decision.events);
+      if (!decision.ok) return refusal(decision.rejection);
+      return { ok: true, value: this.proposalView(decision.state, proposalId, today) };
+    });
+  }
+
+  private proposalView(state: HouseOptionsState, proposalId: string, today: IsoDate): ProposalView {
+    const proposal = state.proposals.find((p) => p.proposalId === proposalId)!;
+    return { ...proposal, status: proposalStatus(proposal, today) };
+  }
+
+  private async journal(tableId: string, events: readonly HouseOptionsEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.store.transaction((tx) =>
+      tx.appendJournal(events.map((e) => ({ tableId, type: e.type, payload: e }))),
+    );
+  }
+
+  private async betweenRounds(tableId: string): Promise<boolean> {
+    const phase = (await this.tables.snapshot(tableId))?.state.phase;
+    return phase === 'idle' || phase === 'paid';
+  }
+
+  /**
+   * The workflow's state: the table's entries after the last one read, folded
+   * into the cached state. Own decisions are read back the same way, never
+   * applied twice. Undefined when the table was never created.
+   */
+  private async refresh(tableId: string): Promise<HouseOptionsState | undefined> {
+    let cached = this.cache.get(tableId);
+    for await (const entry of readTableJournal(
+      this.store,
+      tableId,
+      (cached?.scannedSeq ?? 0) + 1,
+    )) {
+      if (cached === undefined) {
+        // A table's first entry is its creation, with the options it was commissioned with.
+        if (entry.type !== 'table-created') continue;
+        const { settings } = entry.payload as { settings: TableSettings };
+        cached = {
+          state: initialHouseOptionsState(tableId, commissionedOptions(settings)),
+          scannedSeq: 0,
+        };
+        this.cache.set(tableId, cached);
+      }
+      cached.scannedSeq = entry.seq;
+      if (WORKFLOW_EVENT_TYPES.has(entry.type)) {
+        cached.state = applyEvent(cached.state, entry.payload as HouseOptionsEvent);
+      }
+    }
+    return cached?.state;
+  }
+}
