@@ -92,6 +92,17 @@ function mutexFor(path: string, waitingMax: number): Mutex {
   return mutex;
 }
 
+/**
+ * SQLite's default checkpoints the WAL inside the commit that takes it past
+ * 1,000 pages, so every few settlements one commit also copied megabytes into
+ * the database file and synced it. The store checkpoints instead shortly after
+ * commits, between transactions, where it delays no acknowledgement and copies
+ * a page rewritten by many commits once. The automatic checkpoint stays, far
+ * higher, in case the scheduled ones cannot keep up.
+ */
+const WAL_AUTOCHECKPOINT_PAGES = 16_384;
+const CHECKPOINT_DELAY_MS = 100;
+
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
   const clock = options.clock ?? Date.now;
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
@@ -104,6 +115,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     // A settlement touches tens of thousands of index pages; SQLite's default
     // 2 MB page cache would send most of them back to the OS on every batch.
     writer.pragma(`cache_size = -${options.cacheSizeKib ?? 65_536}`);
+    // Checkpoints run after commits (scheduleCheckpoint), not inside them; this is the backstop.
+    writer.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     const mutex = mutexFor(options.path, options.waitingTransactionsMax ?? 10_000);
     // Through the mutex: another store of this process may be inside a transaction.
     await mutex.run(() => Promise.resolve(migrateSqlite(writer, options.currency, clock())));
@@ -121,6 +134,7 @@ class SqliteStore implements Store {
   readonly cluster = new SingleNodeCluster();
   private readonly driver: SqliteTxDriver;
   private closed = false;
+  private checkpointTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly writer: Database.Database,
@@ -141,6 +155,7 @@ class SqliteStore implements Store {
         const value = await fn(tx);
         tx.close();
         this.writer.exec('COMMIT');
+        this.scheduleCheckpoint();
         return value;
       } catch (error) {
         tx.close();
@@ -148,6 +163,22 @@ class SqliteStore implements Store {
         throw error;
       }
     });
+  }
+
+  /** A passive checkpoint after the commits of the next moment, in turn with transactions. */
+  private scheduleCheckpoint(): void {
+    if (this.checkpointTimer !== undefined) return;
+    this.checkpointTimer = setTimeout(() => {
+      this.checkpointTimer = undefined;
+      this.mutex
+        .run(() => {
+          // PASSIVE never waits for readers; what it cannot copy now the next one will.
+          if (!this.closed) this.writer.pragma('wal_checkpoint(PASSIVE)');
+          return Promise.resolve();
+        })
+        .catch(() => undefined);
+    }, CHECKPOINT_DELAY_MS);
+    this.checkpointTimer.unref();
   }
 
   private all<R>(sql: string, ...params: unknown[]): Promise<R[]> {
@@ -366,6 +397,7 @@ class SqliteStore implements Store {
       this.closed = true;
       return Promise.resolve();
     });
+    clearTimeout(this.checkpointTimer);
     await this.cluster.close();
     this.reader.close();
     this.writer.close();

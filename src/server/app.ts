@@ -8,18 +8,22 @@ import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Store } from '../ledger/index.js';
+import { Floor } from '../service/floor.js';
 import { TableService } from '../service/table-service.js';
 import type { RandomSource } from '../dice/index.js';
 import { type AppContext, DEFAULT_LIMITS, type ServerLimits } from './context.js';
-import { errorBody, errorHandler } from './http-error.js';
+import { errorBody, errorHandler, HttpError } from './http-error.js';
 import { Hub } from './hub.js';
 import { Metrics } from './metrics.js';
 import { cageRoutes } from './routes/cage.js';
+import { complianceRoutes } from './routes/compliance.js';
 import { healthRoutes } from './routes/health.js';
+import { inspectorRoutes } from './routes/inspector.js';
 import { journalRoutes } from './routes/journal.js';
 import { sessionRoutes } from './routes/session.js';
 import { tableRoutes } from './routes/tables.js';
 import { userRoutes } from './routes/users.js';
+import { stakesOf } from './views.js';
 import { socketRoutes } from './ws.js';
 
 export interface AppOptions {
@@ -60,7 +64,22 @@ export async function buildApp(options: AppOptions): Promise<App> {
     store: options.store,
     clock,
     ...(options.random ? { random: options.random } : {}),
+    publish: (tableId, events) => {
+      hub.publish(tableId, events);
+      floor.committed(tableId, events);
+    },
+  });
+  // Several nodes on one PostgreSQL: events from the others, and the betting timers of leased tables.
+  const floor = new Floor({
+    store: options.store,
+    service,
+    clock,
     publish: (tableId, events) => hub.publish(tableId, events),
+  });
+  await floor.start();
+  hub.setStakesSource(async (tableId) => {
+    const snap = await service.snapshot(tableId);
+    return snap === undefined ? undefined : stakesOf(snap.state);
   });
   const ctx: AppContext = {
     store: options.store,
@@ -80,8 +99,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
           redact: REDACTED,
           ...(typeof options.logger === 'object' ? options.logger : {}),
         };
-  const fastify = Fastify({ logger, bodyLimit: limits.bodyBytesMax });
+  // Fastify's own 503 while closing has another body shape: ours answers instead (below).
+  const fastify = Fastify({ logger, bodyLimit: limits.bodyBytesMax, return503OnClosing: false });
   fastify.setErrorHandler(errorHandler);
+  let ready = true;
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    if (ready || request.url === '/healthz' || request.url === '/readyz') return done();
+    done(new HttpError(503, 'shutting_down', 'the server is shutting down; try again shortly'));
+  });
   fastify.setNotFoundHandler((request, reply) => {
     void reply
       .status(404)
@@ -94,13 +119,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
     });
   });
   await fastify.register(websocket, { options: { maxPayload: limits.wsMessageBytesMax } });
-  let ready = true;
   healthRoutes(fastify, ctx, () => ready);
   sessionRoutes(fastify, ctx);
   tableRoutes(fastify, ctx);
   cageRoutes(fastify, ctx);
   userRoutes(fastify, ctx);
   journalRoutes(fastify, ctx);
+  inspectorRoutes(fastify, ctx);
+  complianceRoutes(fastify, ctx);
   socketRoutes(fastify, ctx);
   if (options.webRoot !== undefined && existsSync(options.webRoot)) {
     await fastify.register(fastifyStatic, { root: options.webRoot, prefix: '/', wildcard: false });
@@ -110,7 +136,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ctx,
     async shutdown() {
       ready = false;
+      // Stop taking commands and let the queued ones commit, answer every socket request
+      // already made, and only then close the sockets: nothing acknowledged is lost.
       await service.drainAll();
+      floor.stop();
+      await hub.idle();
       hub.closeAll(1001, 'server shutting down');
       await fastify.close();
     },

@@ -28,6 +28,19 @@ export function requestToken(request: FastifyRequest): string | undefined {
   return cookie(request.headers.cookie, SESSION_COOKIE);
 }
 
+/**
+ * Whether a request claims to be someone: an Authorization header (well formed
+ * or not) or a session cookie. A socket refuses such a request unless the claim
+ * holds, so a client with a dead session learns it at once instead of watching
+ * anonymously.
+ */
+export function carriesCredentials(request: FastifyRequest): boolean {
+  return (
+    request.headers.authorization !== undefined ||
+    cookie(request.headers.cookie, SESSION_COOKIE) !== undefined
+  );
+}
+
 function cookie(header: string | undefined, name: string): string | undefined {
   if (header === undefined) return undefined;
   for (const part of header.split(';')) {

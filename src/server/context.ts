@@ -24,6 +24,8 @@ export interface ServerLimits {
   readonly wsMessageBytesMax: number;
   /** Bytes a slow socket may have waiting before it is closed. */
   readonly wsBufferedBytesMax: number;
+  /** Events a socket may resume (`?after=`); further behind, it must start again from the view. */
+  readonly wsBacklogEventsMax: number;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -31,4 +33,5 @@ export const DEFAULT_LIMITS: ServerLimits = {
   wsMessagesPerSecondMax: 50,
   wsMessageBytesMax: 16 * 1024,
   wsBufferedBytesMax: 4 * 1024 * 1024,
+  wsBacklogEventsMax: 10_000,
 };

@@ -1,34 +1,96 @@
 /**
  * The WebSocket side of a table: every client of the table gets each event
  * once, in journal order; a client that reconnects with `?after=SEQ` first
- * gets what it missed from the journal. Each event is serialised once, however
- * many clients receive it.
+ * gets what it missed from the journal. Each event is serialised once for the
+ * `all` feed (and once per player for the lists the `summary` feed cuts, see
+ * feed.ts), and the frames of one commit go to each socket in one write.
  */
-import type { WebSocket } from 'ws';
+import type { Socket } from 'node:net';
+import { WebSocket } from 'ws';
 import type { Store, User } from '../ledger/index.js';
 import { readTableJournal } from '../service/round-snapshot.js';
 import type { PublishedEvent } from '../service/table-service.js';
 import { EVENT_TYPES, type RoundEvent } from '../table/index.js';
 import type { ServerLimits } from './context.js';
+import { EventFrames, type Feed, isBetEvent } from './feed.js';
 import type { Metrics } from './metrics.js';
-import { type RecentResult, resultOf } from './views.js';
+import { type RecentResult, resultOf, type StakesSummary } from './views.js';
 
 export const HISTORY_ROUNDS_MAX = 100;
+/**
+ * How often at most a summary-feed socket gets the stakes by spot while bets
+ * come in: every 250 ms, or less often on a crowded table, where each `stakes`
+ * message is one write per socket (10 sockets a millisecond: 5,000 → 500 ms).
+ */
+export const STAKES_INTERVAL_MS = 250;
+const STAKES_SOCKETS_PER_MS = 10;
+
 const ROUND_EVENT_TYPES = new Set<string>(EVENT_TYPES);
 
 export interface Client {
   readonly socket: WebSocket;
   readonly user: User | undefined;
+  readonly feed: Feed;
+  /** The TCP socket under the WebSocket, corked while a commit's frames are written. */
+  readonly raw: Socket | undefined;
   /** Events of this seq and below have been sent (or are covered by the hello view). */
   sentSeq: number;
   /** While the backlog is read, live events wait here. */
-  pending: string[] | null;
+  pending: Frame[] | null;
+}
+
+/** A table's sockets, and the summary ones by player, so a bet reaches its owner without a scan. */
+class TableClients {
+  readonly all = new Set<Client>();
+  /** The sockets of the `all` feed. */
+  readonly full = new Set<Client>();
+  readonly summary = new Map<string, Set<Client>>();
+  summaryCount = 0;
+
+  add(client: Client): void {
+    this.all.add(client);
+    if (client.feed === 'all') this.full.add(client);
+    if (client.feed !== 'summary') return;
+    const key = playerIdOf(client) ?? '';
+    let set = this.summary.get(key);
+    if (set === undefined) this.summary.set(key, (set = new Set()));
+    set.add(client);
+    this.summaryCount++;
+  }
+
+  delete(client: Client): void {
+    this.all.delete(client);
+    this.full.delete(client);
+    const key = playerIdOf(client) ?? '';
+    const set = this.summary.get(key);
+    if (set?.delete(client) !== true) return;
+    this.summaryCount--;
+    if (set.size === 0) this.summary.delete(key);
+  }
+
+  /** The summary sockets of this player (none for a watcher's key ''). */
+  summaryOf(playerId: string): Iterable<Client> {
+    return this.summary.get(playerId) ?? [];
+  }
+}
+
+interface Frame {
+  readonly seq: number;
+  /** Null for an event this client's feed leaves out. */
+  readonly data: Buffer | null;
 }
 
 export class Hub {
-  private readonly clients = new Map<string, Set<Client>>();
+  private readonly clients = new Map<string, TableClients>();
   private readonly histories = new Map<string, RecentResult[]>();
+  /** The newest seq published per table. */
+  private readonly publishedSeq = new Map<string, number>();
+  private readonly stakesTimers = new Map<string, NodeJS.Timeout>();
+  private stakesSource: (tableId: string) => Promise<StakesSummary | undefined> = () =>
+    Promise.resolve(undefined);
   private lastSeq = 0;
+  /** Clients' requests being answered; shutdown waits for them before closing the sockets. */
+  private readonly inflight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly store: Store,
@@ -44,6 +106,11 @@ export class Hub {
     this.lastSeq = (await this.store.journalHead()).lastSeq;
   }
 
+  /** Where the summary feed's `stakes` messages come from (the table service's state). */
+  setStakesSource(source: (tableId: string) => Promise<StakesSummary | undefined>): void {
+    this.stakesSource = source;
+  }
+
   /** The newest journal seq this node has published or seen at start. */
   get lastEventSeq(): number {
     return this.lastSeq;
@@ -51,26 +118,51 @@ export class Hub {
 
   clientCount(): number {
     let n = 0;
-    for (const set of this.clients.values()) n += set.size;
+    for (const table of this.clients.values()) n += table.all.size;
     return n;
   }
 
   /** Called by the table service after each commit. */
-  publish(tableId: string, events: readonly PublishedEvent[]): void {
+  publish(tableId: string, allEvents: readonly PublishedEvent[]): void {
+    // The same events come twice on a floor: from this node's commit and from the journal follower.
+    const published = this.publishedSeq.get(tableId) ?? 0;
+    const events = allEvents.filter((e) => e.seq > published);
+    if (events.length === 0) return;
+    this.publishedSeq.set(tableId, events[events.length - 1]!.seq);
     const history = this.histories.get(tableId);
-    const frames: { seq: number; frame: string }[] = [];
+    const frames: EventFrames[] = [];
     for (const { seq, event } of events) {
       if (seq > this.lastSeq) this.lastSeq = seq;
       if (event.type === 'round-settled' && history !== undefined) {
         history.push(resultOf(event.roundNo, event.dice));
         if (history.length > HISTORY_ROUNDS_MAX) history.shift();
       }
-      frames.push({ seq, frame: JSON.stringify({ type: 'event', seq, event }) });
+      frames.push(new EventFrames(seq, event));
     }
     this.metrics.count('cussec_events_published_total', {}, events.length);
-    for (const client of this.clients.get(tableId) ?? []) {
-      for (const { seq, frame } of frames) this.deliver(client, seq, frame);
+    const table = this.clients.get(tableId);
+    if (table === undefined) return;
+    const betsOnly = events.every((e) => isBetEvent(e.event));
+    // A commit of bets only reaches the summary feed's sockets of their owners, without a scan.
+    for (const client of betsOnly ? table.full : table.all) this.deliverAll(client, frames);
+    if (betsOnly && table.summary.size > 0) {
+      for (const f of frames) {
+        const owner = (f.event as { bet: { playerId: string } }).bet.playerId;
+        for (const client of table.summaryOf(owner)) this.deliverAll(client, [f]);
+      }
     }
+    if (table.summary.size > 0 && events.some((e) => isBetEvent(e.event)))
+      this.scheduleStakes(tableId);
+  }
+
+  /** A commit's frames to one socket, in one write when there are several. */
+  private deliverAll(client: Client, frames: readonly EventFrames[]): void {
+    const playerId = playerIdOf(client);
+    const raw = frames.length > 1 ? client.raw : undefined;
+    raw?.cork();
+    for (const f of frames)
+      this.deliver(client, { seq: f.seq, data: f.for(client.feed, playerId) });
+    raw?.uncork();
   }
 
   /** The last results of a table, oldest first, read from the journal once. */
@@ -91,50 +183,130 @@ export class Hub {
   }
 
   /** Adds a client; live events wait until `resume` has sent the backlog. */
-  join(tableId: string, socket: WebSocket, user: User | undefined, afterSeq: number): Client {
-    const client: Client = { socket, user, sentSeq: afterSeq, pending: [] };
-    let set = this.clients.get(tableId);
-    if (set === undefined) this.clients.set(tableId, (set = new Set()));
-    set.add(client);
-    socket.on('close', () => set.delete(client));
+  join(
+    tableId: string,
+    socket: WebSocket,
+    options: { user: User | undefined; feed: Feed; raw: Socket | undefined; afterSeq: number },
+  ): Client {
+    const client: Client = {
+      socket,
+      user: options.user,
+      feed: options.feed,
+      raw: options.raw,
+      sentSeq: options.afterSeq,
+      pending: [],
+    };
+    let table = this.clients.get(tableId);
+    if (table === undefined) this.clients.set(tableId, (table = new TableClients()));
+    table.add(client);
+    socket.on('close', () => table.delete(client));
     return client;
+  }
+
+  /**
+   * Whether a client resuming after `afterSeq` missed more than
+   * `wsBacklogEventsMax` entries of the table; reads at most one more than that.
+   * Such a client starts again from the view instead of replaying a long history.
+   */
+  async backlogTooLong(tableId: string, afterSeq: number): Promise<boolean> {
+    const max = this.limits.wsBacklogEventsMax;
+    if (this.lastSeq - afterSeq <= max) return false;
+    const page = await this.store.readJournal({ fromSeq: afterSeq + 1, limit: max + 1, tableId });
+    return page.length > max;
   }
 
   /** Sends the journal's events after the client's seq, then whatever arrived meanwhile. */
   async resume(tableId: string, client: Client): Promise<void> {
+    const playerId = playerIdOf(client);
+    let betsLeftOut = false;
     for await (const entry of readTableJournal(this.store, tableId, client.sentSeq + 1)) {
       if (!ROUND_EVENT_TYPES.has(entry.type)) continue;
-      this.send(client, JSON.stringify({ type: 'event', seq: entry.seq, event: entry.payload }));
+      const event = entry.payload as RoundEvent;
+      const data = new EventFrames(entry.seq, event).for(client.feed, playerId);
+      if (data === null) betsLeftOut ||= isBetEvent(event);
+      else this.send(client, data);
       client.sentSeq = entry.seq;
+    }
+    if (betsLeftOut) {
+      const stakes = await this.stakesFrame(tableId);
+      if (stakes !== undefined) this.send(client, stakes);
     }
     const waiting = client.pending ?? [];
     client.pending = null;
-    for (const frame of waiting) {
-      const seq = (JSON.parse(frame) as { seq: number }).seq;
-      if (seq > client.sentSeq) this.deliver(client, seq, frame);
-    }
+    for (const frame of waiting) this.deliver(client, frame);
   }
 
-  private deliver(client: Client, seq: number, frame: string): void {
+  private deliver(client: Client, frame: Frame): void {
     if (client.pending !== null) {
       client.pending.push(frame);
       return;
     }
-    if (seq <= client.sentSeq) return;
-    client.sentSeq = seq;
-    this.send(client, frame);
+    if (frame.seq <= client.sentSeq) return;
+    client.sentSeq = frame.seq;
+    if (frame.data !== null) this.send(client, frame.data);
   }
 
-  send(client: Client, frame: string): void {
+  /** One `stakes` message for the table's summary sockets, however many bets came meanwhile. */
+  private scheduleStakes(tableId: string): void {
+    if (this.stakesTimers.has(tableId)) return;
+    const sockets = this.clients.get(tableId)?.summaryCount ?? 0;
+    const timer = setTimeout(
+      () => {
+        this.stakesTimers.delete(tableId);
+        void this.sendStakes(tableId).catch(() => undefined);
+      },
+      Math.max(STAKES_INTERVAL_MS, sockets / STAKES_SOCKETS_PER_MS),
+    );
+    timer.unref();
+    this.stakesTimers.set(tableId, timer);
+  }
+
+  private async sendStakes(tableId: string): Promise<void> {
+    const data = await this.stakesFrame(tableId);
+    if (data === undefined) return;
+    for (const clients of this.clients.get(tableId)?.summary.values() ?? [])
+      for (const client of clients) if (client.pending === null) this.send(client, data);
+  }
+
+  /** The stakes as of at least the seq it names: read after the seq, so never older. */
+  private async stakesFrame(tableId: string): Promise<Buffer | undefined> {
+    const seq = this.lastSeq;
+    const stakes = await this.stakesSource(tableId);
+    if (stakes === undefined) return undefined;
+    return Buffer.from(JSON.stringify({ type: 'stakes', tableId, seq, ...stakes }));
+  }
+
+  /** Sends a text frame, unless the socket is closing or too far behind. */
+  send(client: Client, data: string | Buffer): void {
+    const socket = client.socket;
+    if (socket.readyState !== WebSocket.OPEN) return;
     // A client that cannot keep up is closed rather than buffered without bound.
-    if (client.socket.bufferedAmount > this.limits.wsBufferedBytesMax) {
-      client.socket.close(1013, 'too slow: reconnect with ?after= to resume');
+    if (socket.bufferedAmount > this.limits.wsBufferedBytesMax) {
+      socket.close(1013, 'too slow: reconnect with ?after= to resume');
       return;
     }
-    client.socket.send(frame);
+    socket.send(data, { binary: false });
+  }
+
+  /** Keeps a client's request in sight until it is answered (see `idle`). */
+  track(work: Promise<unknown>): void {
+    this.inflight.add(work);
+    const done = (): void => void this.inflight.delete(work);
+    work.then(done, done);
+  }
+
+  /** Resolves once every tracked request has been answered. */
+  async idle(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 
   closeAll(code: number, reason: string): void {
-    for (const set of this.clients.values()) for (const c of set) c.socket.close(code, reason);
+    for (const timer of this.stakesTimers.values()) clearTimeout(timer);
+    this.stakesTimers.clear();
+    for (const table of this.clients.values())
+      for (const c of table.all) c.socket.close(code, reason);
   }
 }
+
+const playerIdOf = (client: Client): string | undefined =>
+  client.user?.role === 'player' ? client.user.id : undefined;

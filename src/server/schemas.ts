@@ -1,6 +1,7 @@
 /** The request schemas shared by routes and sockets (and the OpenAPI document). */
 import { z } from 'zod';
 import { ROLES } from '../ledger/index.js';
+import { FEEDS } from './feed.js';
 
 export const id = z
   .string()
@@ -72,21 +73,36 @@ export const recallQuery = z
   .strict();
 
 export const wsQuery = z
-  .object({ after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional() })
+  .object({
+    after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    feed: z.enum(FEEDS).optional(),
+  })
   .strict();
+
+/** Bets one `place-bets` message may carry (the limit of bets per message). */
+export const BETS_PER_MESSAGE_MAX = 20;
+
+const requestId = z.string().min(1).max(64);
+const betFields = { betId: id, spot: z.string().min(1).max(40), stakeMinor: amountMinor };
 
 /** What a player may send on a table's socket. */
 export const wsMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('place-bet'), requestId, ...betFields }).strict(),
   z
     .object({
-      type: z.literal('place-bet'),
-      requestId: z.string().min(1).max(64),
-      betId: id,
-      spot: z.string().min(1).max(40),
-      stakeMinor: amountMinor,
+      type: z.literal('place-bets'),
+      requestId,
+      bets: z
+        .array(z.object(betFields).strict())
+        .min(1)
+        .max(BETS_PER_MESSAGE_MAX, `at most ${BETS_PER_MESSAGE_MAX} bets a message`)
+        .refine(
+          (bets) => new Set(bets.map((b) => b.betId)).size === bets.length,
+          'each bet of a message needs its own betId',
+        ),
     })
     .strict(),
-  z
-    .object({ type: z.literal('withdraw-bet'), requestId: z.string().min(1).max(64), betId: id })
-    .strict(),
+  z.object({ type: z.literal('withdraw-bet'), requestId, betId: id }).strict(),
 ]);
+
+export type WsMessage = z.infer<typeof wsMessage>;

@@ -71,6 +71,33 @@ export interface TableView {
   readonly lastEventSeq: number;
 }
 
+/** The stakes on the layout now (the summary feed's `stakes` message, and part of the view). */
+export interface StakesSummary {
+  readonly roundNo: number;
+  readonly rollNo: number;
+  readonly phase: RoundState['phase'];
+  readonly stakesBySpotMinor: Record<string, number>;
+  readonly betCount: number;
+  readonly totalStakeMinor: number;
+}
+
+export function stakesOf(state: RoundState): StakesSummary {
+  const stakes: Record<string, number> = {};
+  let total = 0;
+  for (const bet of state.bets) {
+    stakes[bet.spot] = (stakes[bet.spot] ?? 0) + bet.stakeMinor;
+    total += bet.stakeMinor;
+  }
+  return {
+    roundNo: state.roundNo,
+    rollNo: state.rollNo,
+    phase: state.phase,
+    stakesBySpotMinor: stakes,
+    betCount: state.bets.length,
+    totalStakeMinor: total,
+  };
+}
+
 export async function tableView(
   service: TableService,
   tableId: string,
@@ -82,8 +109,7 @@ export async function tableView(
   if (snap === undefined)
     throw new HttpError(404, 'unknown_table', `there is no table "${tableId}"`);
   const { settings, state, config } = snap;
-  const stakes: Record<string, number> = {};
-  for (const bet of state.bets) stakes[bet.spot] = (stakes[bet.spot] ?? 0) + bet.stakeMinor;
+  const stakes = stakesOf(state);
   const revealed = state.settlement !== null;
   return {
     id: settings.tableId,
@@ -103,14 +129,14 @@ export async function tableView(
     // Only the commitment of the sealed roll is public until the reveal (Art. 2.1).
     commitmentHex: state.seal?.commitmentHex ?? null,
     bettingDeadlineMs: state.bettingDeadlineMs,
-    stakesBySpotMinor: stakes,
-    betCount: state.bets.length,
-    totalStakeMinor: state.bets.reduce((s, b) => s + b.stakeMinor, 0),
+    stakesBySpotMinor: stakes.stakesBySpotMinor,
+    betCount: stakes.betCount,
+    totalStakeMinor: stakes.totalStakeMinor,
     lastRound: revealed
       ? {
           roundNo: state.roundNo,
-          dice: state.settlement!.dice,
-          winningSpots: state.settlement!.winningSpots,
+          dice: state.settlement.dice,
+          winningSpots: state.settlement.winningSpots,
           nonceHex: state.seal?.nonceHex ?? null,
           commitmentHex: state.seal?.commitmentHex ?? null,
         }

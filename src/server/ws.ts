@@ -1,96 +1,162 @@
 /**
  * GET /api/v1/tables/:tableId/ws — a table's live events, and a player's bets.
  *
- * Anyone may watch (the display board shows what the layout shows); a token
- * that is present but not a live session is refused before the upgrade. Each
- * socket may send a bounded number of messages per second, each bounded in
- * size; beyond that it is closed.
+ * Anyone may watch (the display board shows what the layout shows); a request
+ * that carries credentials which are not a live session is refused before the
+ * upgrade. Each socket may send a bounded number of messages per second, each
+ * bounded in size and in bets; beyond that it is closed.
  */
+import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {} from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import type { User } from '../ledger/index.js';
+import type { CommandOutcome } from '../service/table-service.js';
 import type { Command } from '../table/index.js';
-import { authenticate, requestToken } from './auth.js';
+import { authenticate, carriesCredentials } from './auth.js';
 import type { AppContext } from './context.js';
-import { errorBody, HttpError } from './http-error.js';
-import { parse } from './route.js';
-import { tableParams, wsMessage, wsQuery } from './schemas.js';
-import { viewOf } from './routes/tables.js';
+import { errorBody, type ErrorBody, HttpError } from './http-error.js';
+import type { Feed } from './feed.js';
 import type { Client } from './hub.js';
+import { parse } from './route.js';
+import { viewOf } from './routes/tables.js';
+import { tableParams, type WsMessage, wsMessage, wsQuery } from './schemas.js';
 
+/** Binary frames: the protocol is JSON text. */
+export const WS_CLOSE_UNSUPPORTED = 1003;
+/** Too many messages a second. */
 export const WS_CLOSE_POLICY = 1008;
+/** A message over `wsMessageBytesMax` (closed by ws itself, before it is read). */
 export const WS_CLOSE_TOO_BIG = 1009;
+/** `?after=` is more than `wsBacklogEventsMax` events behind: reconnect without it. */
+export const WS_CLOSE_TOO_FAR_BEHIND = 4001;
+
+const WS_URL = '/api/v1/tables/:tableId/ws';
+
+/** Who each upgrade was authenticated as, from preValidation to the socket handler. */
+const callers = new WeakMap<object, User | undefined>();
 
 export function socketRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get(
-    '/api/v1/tables/:tableId/ws',
-    {
-      websocket: true,
-      preValidation: async (request) => {
-        const params = parse(tableParams, request.params, 'params');
-        parse(wsQuery, request.query, 'query');
-        if ((await ctx.store.getTable(params.tableId)) === undefined) {
-          throw new HttpError(404, 'unknown_table', `there is no table "${params.tableId}"`);
-        }
-        if (
-          requestToken(request) !== undefined &&
-          (await authenticate(ctx.store, request, ctx.clock())) === undefined
-        ) {
-          throw new HttpError(
-            401,
-            'unauthenticated',
-            'the session token is not valid: log in again',
-          );
-        }
-      },
+  app.route({
+    method: 'GET',
+    url: WS_URL,
+    preValidation: async (request) => {
+      const params = parse(tableParams, request.params, 'params');
+      const query = parse(wsQuery, request.query, 'query');
+      if ((await ctx.store.getTable(params.tableId)) === undefined) {
+        throw new HttpError(404, 'unknown_table', `there is no table "${params.tableId}"`);
+      }
+      const user = await authenticate(ctx.store, request, ctx.clock());
+      if (user === undefined && carriesCredentials(request)) {
+        throw new HttpError(401, 'unauthenticated', 'the session token is not valid: log in again');
+      }
+      if (query.after !== undefined && query.after > (await ctx.store.journalHead()).lastSeq) {
+        throw new HttpError(
+          400,
+          'invalid_request',
+          `query.after: ${query.after} is past the journal's last entry`,
+        );
+      }
+      callers.set(request.raw, user);
     },
-    (socket, request) => {
-      void open(ctx, socket, request).catch((error: unknown) => {
-        request.log.error({ err: error }, 'websocket failed');
-        socket.close(1011, 'internal error');
-      });
+    // A plain GET (no Upgrade header) gets an answer in the API's shape, not an empty 404.
+    handler: async (_request, reply) => {
+      void reply.header('upgrade', 'websocket');
+      throw new HttpError(426, 'upgrade_required', 'this is a WebSocket: connect with an upgrade');
     },
-  );
+    wsHandler: (socket, request) => accept(ctx, socket, request),
+  });
 }
 
-async function open(ctx: AppContext, socket: WebSocket, request: FastifyRequest): Promise<void> {
+/**
+ * Listens at once, so that nothing the client sends while the backlog is read
+ * is lost; messages wait until the client has joined the table.
+ */
+function accept(ctx: AppContext, socket: WebSocket, request: FastifyRequest): void {
   const { tableId } = parse(tableParams, request.params, 'params');
   const query = parse(wsQuery, request.query, 'query');
-  const user = await authenticate(ctx.store, request, ctx.clock());
-  const afterSeq = query.after ?? ctx.hub.lastEventSeq;
-  const client = ctx.hub.join(tableId, socket, user, afterSeq);
-  socket.on('message', messageHandler(ctx, tableId, client));
-  const view = await viewOf(ctx, tableId);
-  socket.send(JSON.stringify({ type: 'hello', tableId, view, user: user ?? null }));
-  await ctx.hub.resume(tableId, client);
+  const user = callers.get(request.raw);
+  const allow = rateLimiter(ctx.limits.wsMessagesPerSecondMax);
+  let client: Client | undefined;
+  const waiting: string[] = [];
+  const dispatch = (joined: Client, text: string): void =>
+    ctx.hub.track(
+      handleMessage(ctx, tableId, joined, text).catch((error: unknown) => {
+        request.log.error({ err: error }, 'websocket message failed');
+        joined.socket.close(1011, 'internal error');
+      }),
+    );
+  socket.on('message', (data: Buffer, isBinary: boolean) => {
+    if (!allow()) {
+      socket.close(WS_CLOSE_POLICY, 'too many messages: slow down');
+      return;
+    }
+    if (isBinary) {
+      socket.close(WS_CLOSE_UNSUPPORTED, 'messages are JSON text');
+      return;
+    }
+    const text = data.toString('utf8');
+    if (client === undefined) waiting.push(text);
+    else dispatch(client, text);
+  });
+  open(ctx, socket, tableId, {
+    user,
+    feed: query.feed ?? 'all',
+    raw: (request.raw as { socket?: Socket }).socket,
+    after: query.after,
+  })
+    .then((joined) => {
+      client = joined;
+      if (joined !== undefined) for (const text of waiting.splice(0)) dispatch(joined, text);
+    })
+    .catch((error: unknown) => {
+      request.log.error({ err: error }, 'websocket failed');
+      socket.close(1011, 'internal error');
+    });
 }
 
-function messageHandler(
-  ctx: AppContext,
-  tableId: string,
-  client: Client,
-): (data: Buffer, isBinary: boolean) => void {
-  let windowStartMs = 0;
+/** Messages a second, counted in one-second windows of the monotonic clock (the tables may run on a test clock). */
+function rateLimiter(perSecondMax: number): () => boolean {
+  let windowStartMs = -Infinity;
   let inWindow = 0;
-  return (data, isBinary) => {
-    const now = ctx.clock();
+  return () => {
+    const now = performance.now();
     if (now - windowStartMs >= 1_000) {
       windowStartMs = now;
       inWindow = 0;
     }
-    if (++inWindow > ctx.limits.wsMessagesPerSecondMax) {
-      client.socket.close(WS_CLOSE_POLICY, 'too many messages: slow down');
-      return;
-    }
-    if (isBinary || data.length > ctx.limits.wsMessageBytesMax) {
-      client.socket.close(WS_CLOSE_TOO_BIG, 'messages are JSON text of at most 16 KiB');
-      return;
-    }
-    void handleMessage(ctx, tableId, client, data.toString('utf8')).catch(() =>
-      client.socket.close(1011, 'internal error'),
-    );
+    return ++inWindow <= perSecondMax;
   };
+}
+
+async function open(
+  ctx: AppContext,
+  socket: WebSocket,
+  tableId: string,
+  options: {
+    user: User | undefined;
+    feed: Feed;
+    raw: Socket | undefined;
+    after: number | undefined;
+  },
+): Promise<Client | undefined> {
+  const { user, after } = options;
+  if (after !== undefined && (await ctx.hub.backlogTooLong(tableId, after))) {
+    socket.close(
+      WS_CLOSE_TOO_FAR_BEHIND,
+      `more than ${ctx.limits.wsBacklogEventsMax} events behind: reconnect without ?after`,
+    );
+    return undefined;
+  }
+  const client = ctx.hub.join(tableId, socket, {
+    ...options,
+    afterSeq: after ?? ctx.hub.lastEventSeq,
+  });
+  const view = await viewOf(ctx, tableId);
+  socket.send(JSON.stringify({ type: 'hello', tableId, view, user: user ?? null }));
+  await ctx.hub.resume(tableId, client);
+  return client;
 }
 
 async function handleMessage(
@@ -103,40 +169,33 @@ async function handleMessage(
   try {
     raw = JSON.parse(text);
   } catch {
-    return reply(client, null, errorBody('invalid_json', 'a message must be a JSON object'));
+    return reply(ctx, client, null, errorBody('invalid_json', 'a message must be a JSON object'));
   }
   const requestId =
     typeof raw === 'object' && raw !== null && 'requestId' in raw
-      ? String((raw as { requestId: unknown }).requestId).slice(0, 64)
+      ? String(raw.requestId).slice(0, 64)
       : null;
-  let message;
+  let message: WsMessage;
   try {
     message = parse(wsMessage, raw, 'message');
   } catch (error) {
     const e = error as HttpError;
-    return reply(client, requestId, errorBody(e.code, e.message));
+    return reply(ctx, client, requestId, errorBody(e.code, e.message));
   }
-  const user = playerOf(client.user);
-  if (user === undefined)
-    return reply(client, requestId, errorBody('forbidden', 'only a logged-in player may bet'));
+  const user = client.user?.role === 'player' ? client.user : undefined;
+  if (user === undefined) {
+    return reply(ctx, client, message.requestId, errorBody('forbidden', 'only a player may bet'));
+  }
+  if (message.type === 'place-bets') return placeBets(ctx, tableId, client, user, message);
+  // No idempotency key: the round refuses a bet id twice (duplicate_bet_id), and a client
+  // that lost its connection sees its bet-placed event in the backlog when it resumes.
   const command: Command =
     message.type === 'place-bet'
-      ? {
-          type: 'place-bet',
-          betId: message.betId,
-          playerId: user.id,
-          spot: message.spot,
-          stakeMinor: message.stakeMinor,
-        }
+      ? { type: 'place-bet', betId: message.betId, playerId: user.id, ...stake(message) }
       : { type: 'withdraw-bet', betId: message.betId, playerId: user.id };
-  const outcome = await ctx.service.execute({
-    tableId,
-    command,
-    idempotencyKey: `${user.id}:ws:${message.type}:${message.betId}`,
-  });
-  ctx.metrics.count('cussec_bets_total', { result: outcome.ok ? 'placed' : 'refused', via: 'ws' });
-  if (!outcome.ok) return reply(client, message.requestId, { error: outcome.rejection });
-  const balance = await ctx.store.getAccount(`wallet:${user.id}`);
+  const outcome = await ctx.service.execute({ tableId, command });
+  if (message.type === 'place-bet') countBet(ctx, outcome);
+  if (!outcome.ok) return reply(ctx, client, message.requestId, { error: outcome.rejection });
   const event = outcome.events[0];
   ctx.hub.send(
     client,
@@ -145,14 +204,72 @@ async function handleMessage(
       requestId: message.requestId,
       seq: event?.seq ?? null,
       bet: event && 'bet' in event.event ? event.event.bet : null,
-      balanceMinor: balance?.balanceMinor ?? 0,
+      balanceMinor: await balanceOf(ctx, user.id),
     }),
   );
 }
 
-const playerOf = (user: User | undefined): User | undefined =>
-  user?.role === 'player' ? user : undefined;
+/**
+ * Up to BETS_PER_MESSAGE_MAX bets in one message. They are queued in the same
+ * turn, so they commit in one transaction, in order; each is accepted or
+ * refused on its own, as if sent one by one.
+ */
+async function placeBets(
+  ctx: AppContext,
+  tableId: string,
+  client: Client,
+  user: User,
+  message: Extract<WsMessage, { type: 'place-bets' }>,
+): Promise<void> {
+  const outcomes = await Promise.all(
+    message.bets.map((bet) =>
+      ctx.service.execute({
+        tableId,
+        command: { type: 'place-bet', betId: bet.betId, playerId: user.id, ...stake(bet) },
+      }),
+    ),
+  );
+  const results = outcomes.map((outcome, i) => {
+    countBet(ctx, outcome);
+    const betId = message.bets[i]!.betId;
+    if (!outcome.ok) return { betId, ok: false, error: outcome.rejection };
+    const event = outcome.events[0];
+    return {
+      betId,
+      ok: true,
+      seq: event?.seq ?? null,
+      bet: event && 'bet' in event.event ? event.event.bet : null,
+    };
+  });
+  ctx.hub.send(
+    client,
+    JSON.stringify({
+      type: 'batch-ack',
+      requestId: message.requestId,
+      results,
+      balanceMinor: await balanceOf(ctx, user.id),
+    }),
+  );
+}
 
-function reply(client: Client, requestId: string | null, body: object): void {
-  client.socket.send(JSON.stringify({ type: 'error', requestId, ...body }));
+const stake = (bet: { spot: string; stakeMinor: number }) => ({
+  spot: bet.spot,
+  stakeMinor: bet.stakeMinor,
+});
+
+function countBet(ctx: AppContext, outcome: CommandOutcome): void {
+  ctx.metrics.count('cussec_bets_total', { result: outcome.ok ? 'placed' : 'refused', via: 'ws' });
+}
+
+async function balanceOf(ctx: AppContext, playerId: string): Promise<number> {
+  return (await ctx.store.getAccount(`wallet:${playerId}`))?.balanceMinor ?? 0;
+}
+
+function reply(
+  ctx: AppContext,
+  client: Client,
+  requestId: string | null,
+  body: ErrorBody | { error: object },
+): void {
+  ctx.hub.send(client, JSON.stringify({ type: 'error', requestId, ...body }));
 }

@@ -205,25 +205,6 @@ withStores('table service', (h) => {
     );
     expect((await store.getAccount(inPlayAccount(T).id))!.balanceMinor).toBe(0);
   });
-
-  it('rings the bell by itself when the betting timer runs out (Art. 3.1)', async () => {
-    const store = await h.open();
-    let now = Date.now();
-    const published: PublishedEvent[] = [];
-    const service = new TableService({
-      store,
-      clock: () => now,
-      publish: (_t, e) => published.push(...e),
-    });
-    await service.createTable({ ...defaultTableSettings(T), bettingTimerMs: 1_000 });
-    for (const c of open) await service.execute({ tableId: T, command: c });
-    now += 5_000;
-    await expect
-      .poll(() => published.some((p) => p.event.type === 'bell-rung'), { timeout: 8_000 })
-      .toBe(true);
-    const bell = published.find((p) => p.event.type === 'bell-rung')!.event;
-    expect(bell).toMatchObject({ automatic: true });
-  });
 });
 
 describe('table service without a table', () => {

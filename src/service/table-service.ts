@@ -128,7 +128,6 @@ interface Job {
 interface Lane {
   queue: Job[];
   running: boolean;
-  timer: NodeJS.Timeout | undefined;
 }
 
 export class TableService {
@@ -229,7 +228,6 @@ export class TableService {
   /** Stops taking commands and waits for every queued one to commit (graceful shutdown). */
   async drainAll(): Promise<void> {
     this.accepting = false;
-    for (const lane of this.lanes.values()) clearTimeout(lane.timer);
     while ([...this.lanes.values()].some((l) => l.running || l.queue.length > 0)) {
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -238,7 +236,7 @@ export class TableService {
   private lane(tableId: string): Lane {
     let lane = this.lanes.get(tableId);
     if (lane === undefined) {
-      lane = { queue: [], running: false, timer: undefined };
+      lane = { queue: [], running: false };
       this.lanes.set(tableId, lane);
     }
     return lane;
@@ -279,13 +277,41 @@ export class TableService {
       // A wallet could not pay: post command by command, so that only its bet is refused.
       result = await attempt(false);
     }
+    // Replayed answers name their events by journal seq; read them now the batch has committed.
+    await this.rebuildReplays(result.outcomes, result.replays);
     if (result.loaded !== undefined) {
+      // The betting timer (Art. 3.1) runs in the Floor, on the node holding the table's lease.
       this.cache.set(tableId, result.loaded);
-      this.scheduleTimer(tableId, result.loaded.state);
     }
     if (result.published.length > 0) this.publish(tableId, result.published);
     if (result.journaled.length > 0) this.notifyCommit(tableId, result.journaled);
     jobs.forEach((job, i) => job.resolve(result.outcomes[i]!));
+  }
+
+  /**
+   * Turns each replayed record of seqs back into the answer it was: the events
+   * are the journal's entries at those seqs, which never change once written.
+   */
+  private async rebuildReplays(
+    outcomes: CommandOutcome[],
+    replays: readonly { index: number; eventSeqs: readonly number[] }[],
+  ): Promise<void> {
+    for (const { index, eventSeqs } of replays) {
+      const events: PublishedEvent[] = [];
+      if (eventSeqs.length > 0) {
+        const fromSeq = Math.min(...eventSeqs);
+        const limit = Math.max(...eventSeqs) - fromSeq + 1;
+        const bySeq = new Map(
+          (await this.store.readJournal({ fromSeq, limit })).map((e) => [e.seq, e]),
+        );
+        for (const seq of eventSeqs) {
+          const entry = bySeq.get(seq);
+          if (entry === undefined) throw new Error(`replay: journal entry ${seq} is missing`);
+          events.push({ seq, event: entry.payload as RoundEvent });
+        }
+      }
+      outcomes[index] = { ok: true, events };
+    }
   }
 
   /** A listener's failure must not fail a batch that has committed. */
@@ -309,6 +335,7 @@ export class TableService {
     outcomes: CommandOutcome[];
     published: PublishedEvent[];
     journaled: readonly JournalEntry[];
+    replays: readonly { index: number; eventSeqs: readonly number[] }[];
     loaded?: Loaded;
   }> {
     const record = await tx.loadTable(tableId, { lock: 'exclusive' });
@@ -317,6 +344,7 @@ export class TableService {
         outcomes: jobs.map(() => refused('unknown_table', `there is no table "${tableId}"`)),
         published: [],
         journaled: [],
+        replays: [],
       };
     }
     const before = await this.loadCached(record);
@@ -325,7 +353,7 @@ export class TableService {
     for (const job of jobs) outcomes.push(await run.apply(job.request));
     const published = await run.commit(outcomes);
     const loaded = await run.save(record.version);
-    return { outcomes, published, journaled: run.journaled, loaded };
+    return { outcomes, published, journaled: run.journaled, replays: run.replays, loaded };
   }
 
   private async loadCached(record: TableRecord): Promise<Loaded> {
@@ -347,20 +375,6 @@ export class TableService {
       book: ExposureBook.of(config.paytable, state.bets),
     };
   }
-
-  /** Art. 3.1 by the clock: when the betting timer runs out, a tick rings the bell. */
-  private scheduleTimer(tableId: string, state: RoundState): void {
-    const lane = this.lane(tableId);
-    clearTimeout(lane.timer);
-    lane.timer = undefined;
-    if (state.phase !== 'betting' || state.bettingDeadlineMs === null || !this.accepting) return;
-    const delayMs = Math.max(0, state.bettingDeadlineMs - this.clock());
-    lane.timer = setTimeout(() => {
-      lane.timer = undefined;
-      this.execute({ tableId, command: { type: 'tick' } }).catch(() => undefined);
-    }, delayMs);
-    lane.timer.unref();
-  }
 }
 
 interface BatchOptions {
@@ -380,6 +394,19 @@ class DeferredMoneyRefused extends Error {
   constructor() {
     super('a deferred transfer of the batch failed; the batch runs again command by command');
   }
+}
+
+/**
+ * What an idempotency record keeps of an answer. An accepted command's events
+ * are in the journal already, and a reveal's round-settled carries every
+ * result of the round (1.1 MB at 10,000 bets): the record keeps their seqs and
+ * a replay reads them back. Refusals are small and kept whole, and so are
+ * records written before this form, which hold the whole answer.
+ */
+type StoredOutcome = CommandOutcome | { readonly ok: true; readonly eventSeqs: readonly number[] };
+
+function storedOutcome(outcome: CommandOutcome): StoredOutcome {
+  return outcome.ok ? { ok: true, eventSeqs: outcome.events.map((e) => e.seq) } : outcome;
 }
 
 const refused = (code: string, message: string, article?: string): CommandOutcome => ({
@@ -409,6 +436,8 @@ class BatchRun {
   private readonly keys = new Map<string, { index: number; hash: string }>();
   /** With deferMoney: every command's transfers, posted together by commit(). */
   private readonly deferred: TransferInput[] = [];
+  /** Replayed commands whose record names their events by seq (see StoredOutcome). */
+  readonly replays: { index: number; eventSeqs: readonly number[] }[] = [];
   /** Commands of this batch that repeat an earlier one's key: they get its answer. */
   private readonly repeats: { index: number; of: number }[] = [];
   private header: RoundHeader;
@@ -432,7 +461,7 @@ class BatchRun {
     if (request.idempotencyKey !== undefined) {
       const hash = hashRequest({ tableId: request.tableId, command: request.command });
       const found = await this.tx.findCommand(request.idempotencyKey, hash);
-      if (found.status === 'replay') return found.response as CommandOutcome;
+      if (found.status === 'replay') return this.replay(index, found.response as StoredOutcome);
       if (found.status === 'conflict') {
         return refused(
           'idempotency_key_conflict',
@@ -488,6 +517,13 @@ class BatchRun {
         this.book = new ExposureBook(this.config.paytable);
     }
     this.pending.push({ outcomeIndex: index, events: [...result.events] });
+    return { ok: true, events: [] };
+  }
+
+  /** The recorded answer; one recorded by seqs is filled in after the commit (rebuildReplays). */
+  private replay(index: number, stored: StoredOutcome): CommandOutcome {
+    if (!('eventSeqs' in stored)) return stored;
+    this.replays.push({ index, eventSeqs: stored.eventSeqs });
     return { ok: true, events: [] };
   }
 
@@ -622,7 +658,8 @@ class BatchRun {
       this.trackRounds(events);
     }
     for (const r of this.repeats) outcomes[r.index] = outcomes[r.of]!;
-    for (const [key, k] of this.keys) await this.tx.putCommand(key, k.hash, outcomes[k.index]);
+    for (const [key, k] of this.keys)
+      await this.tx.putCommand(key, k.hash, storedOutcome(outcomes[k.index]!));
     return published;
   }
 

@@ -3,6 +3,7 @@
  * and the bell that ends them, rung by the croupier or by the betting timer.
  */
 import { validateBet } from '../rules/index.js';
+import { betIndexOf, movePlaced, moveWithdrawn, stakeOnSeat } from './bet-index.js';
 import { isRejectionCode, reject, type RejectionCode } from './rejections.js';
 import { base, croupierOf, next, publicBet, totalStakeMinor } from './state.js';
 import type { Command, PlacedBet, RoundState, TableConfig, TransitionResult } from './types.js';
@@ -36,7 +37,9 @@ function betRefusal(
   command: Of<'place-bet'>,
 ): { code: RejectionCode; message: string } | null {
   const { betId, playerId, spot, stakeMinor } = command;
-  if (state.bets.some((b) => b.betId === betId) || state.withdrawnBetIds.includes(betId)) {
+  // The index answers what scans of state.bets did, in O(1) (bet-index.ts).
+  const index = betIndexOf(state.bets, state.withdrawnBetIds);
+  if (index.usedIds.has(betId)) {
     return {
       code: 'duplicate_bet_id',
       message: `bet "${betId}" was already placed in round ${state.roundNo}`,
@@ -53,9 +56,7 @@ function betRefusal(
   }
   // The maximum counts every standing bet of the player on the spot, or two bets
   // would get round it; withdrawn bets no longer count.
-  const already = totalStakeMinor(
-    state.bets.filter((b) => b.playerId === playerId && b.spot === spot),
-  );
+  const already = stakeOnSeat(index, playerId, spot);
   if (already + stakeMinor > config.stakeMinorMax) {
     return {
       code: 'stake_above_max',
@@ -88,13 +89,17 @@ export function placeBet(
     rollNo: state.rollNo,
     placedAtMs: now,
   };
-  const bets = [...state.bets, bet];
+  const index = betIndexOf(state.bets, state.withdrawnBetIds);
+  // A new array per state keeps every earlier state as it was; copying references is cheap.
+  const bets = state.bets.slice();
+  bets.push(bet);
+  movePlaced(index, bets, bet);
   const nextState = next(state, { bets }, now);
   const event = {
     type: 'bet-placed',
     ...base(config, nextState, now),
     bet: publicBet(bet),
-    totalStakeMinor: totalStakeMinor(bets),
+    totalStakeMinor: index.totalStakeMinor,
   } as const;
   return { ok: true, state: nextState, events: [event] };
 }
@@ -124,17 +129,16 @@ export function withdrawBet(
       `bet "${bet.betId}" was placed before roll ${bet.rollNo} was voided and stands`,
     );
   }
+  const index = betIndexOf(state.bets, state.withdrawnBetIds);
   const bets = state.bets.filter((b) => b.betId !== bet.betId);
-  const nextState = next(
-    state,
-    { bets, withdrawnBetIds: [...state.withdrawnBetIds, bet.betId] },
-    now,
-  );
+  const withdrawnBetIds = [...state.withdrawnBetIds, bet.betId];
+  moveWithdrawn(index, bets, withdrawnBetIds, bet);
+  const nextState = next(state, { bets, withdrawnBetIds }, now);
   const event = {
     type: 'bet-withdrawn',
     ...base(config, nextState, now),
     bet: publicBet(bet),
-    totalStakeMinor: totalStakeMinor(bets),
+    totalStakeMinor: index.totalStakeMinor,
   } as const;
   return { ok: true, state: nextState, events: [event] };
 }

@@ -1,5 +1,5 @@
 /** Logging in and out, and who am I. */
-import { walletAccount } from '../../ledger/index.js';
+import { type User, walletAccount } from '../../ledger/index.js';
 import {
   clearedSessionCookie,
   newToken,
@@ -44,8 +44,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
       });
       ctx.metrics.count('cussec_logins_total', { result: 'ok' });
       void reply.header('set-cookie', sessionCookie(token, ctx.secureCookies));
-      const { passwordHash: _secret, ...publicUser } = user;
-      return { token, user: publicUser };
+      return { token, user: publicUser(user) };
     },
   });
 
@@ -81,4 +80,10 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
       };
     },
   });
+}
+
+/** A user as the API shows it: the fields named here and no others, so no secret slips out. */
+function publicUser(user: User): User {
+  const { id, username, displayName, role, createdAtMs, disabled } = user;
+  return { id, username, displayName, role, createdAtMs, disabled };
 }

@@ -77,7 +77,10 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
         command,
         idempotencyKey && `${user.id}:${idempotencyKey}`,
       );
-      ctx.metrics.count('cussec_bets_total', { result: outcome.ok ? 'placed' : 'refused' });
+      ctx.metrics.count('cussec_bets_total', {
+        result: outcome.ok ? 'placed' : 'refused',
+        via: 'http',
+      });
       return betAnswer(ctx, outcome, user.id);
     },
   });
@@ -182,12 +185,15 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: 'any',
     params: tableParams,
     query: pageQuery,
-    handler: ({ params, query }) =>
-      ctx.store.readJournal({
+    handler: async ({ params, query }) => {
+      if ((await ctx.store.getTable(params.tableId)) === undefined)
+        throw new HttpError(404, 'unknown_table', `there is no table "${params.tableId}"`);
+      return ctx.store.readJournal({
         fromSeq: query.after + 1,
         limit: query.limit,
         tableId: params.tableId,
-      }),
+      });
+    },
   });
 
   registerRoute(app, ctx, {

@@ -39,5 +39,22 @@ describe('hot and cold numbers', () => {
     const hc = hotCold([], 50);
     expect(hc.rounds).toBe(0);
     expect(hc.faces.every((c) => c.count === 0)).toBe(true);
+    expect(hc.hotFaces).toEqual([]);
+    expect(hc.hotTotals).toEqual([]);
+    expect(hc.coldTotals.map((c) => c.value)).toEqual([4, 5, 6]);
+  });
+
+  it('calls hot only what came up, and nothing both hot and cold', () => {
+    const hc = hotCold(
+      [
+        [1, 2, 2],
+        [6, 6, 3],
+      ],
+      50,
+    );
+    expect(hc.hotTotals.map((c) => c.value)).toEqual([5, 15]);
+    expect(hc.coldTotals.map((c) => c.value)).toEqual([4, 6, 7]);
+    expect(hc.hotFaces.map((c) => c.value)).toEqual([2, 6, 1]);
+    expect(hc.coldFaces.map((c) => c.value)).toEqual([4, 5, 3]);
   });
 });

@@ -51,13 +51,36 @@ export function hotCold(rolls: readonly Dice3[], window: number, n = 3): HotCold
   // Totals 3 and 18 are triples only and cannot be bet on (Art. 5.6: 4 to 17); rank the bettable ones.
   const totals = totalCounts(recent);
   const bettable = totals.filter((c) => c.value >= 4 && c.value <= 17);
+  const faceSplit = hotAndCold(faces, n);
+  const totalSplit = hotAndCold(bettable, n);
   return {
     rounds: recent.length,
     faces,
     totals,
-    hotFaces: rank(faces, n, 'hot'),
-    coldFaces: rank(faces, n, 'cold'),
-    hotTotals: rank(bettable, n, 'hot'),
-    coldTotals: rank(bettable, n, 'cold'),
+    hotFaces: faceSplit.hot,
+    coldFaces: faceSplit.cold,
+    hotTotals: totalSplit.hot,
+    coldTotals: totalSplit.cold,
+  };
+}
+
+/**
+ * Hot: the most frequent among those that came up at all; cold: the least
+ * frequent of the rest. Over a few rounds a number never seen is not "hot",
+ * and no number is both.
+ */
+function hotAndCold(counts: readonly Count[], n: number): { hot: Count[]; cold: Count[] } {
+  const hot = rank(
+    counts.filter((c) => c.count > 0),
+    n,
+    'hot',
+  );
+  return {
+    hot,
+    cold: rank(
+      counts.filter((c) => !hot.includes(c)),
+      n,
+      'cold',
+    ),
   };
 }

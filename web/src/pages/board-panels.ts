@@ -212,7 +212,8 @@ export function hotColdPanel(history: readonly HistoryEntry[], window: number): 
     window,
   );
   const set = (xs: readonly Count[]): Set<number> => new Set(xs.map((x) => x.value));
-  const list = (xs: readonly Count[]): string => xs.map((x) => x.value).join(' · ');
+  const list = (xs: readonly Count[]): string =>
+    xs.length === 0 ? '—' : xs.map((x) => x.value).join(' · ');
   const el = panel(
     `${t('board.hot')} / ${t('board.cold')} · ${t('board.lastN', { n: hc.rounds })}`,
     h(

@@ -1,8 +1,8 @@
 /** The cashier's cage: find a player, see the balance, deposit or withdraw. */
-import { deposit, players, withdraw } from '../api/endpoints.js';
+import { deposit, players, tables, withdraw } from '../api/endpoints.js';
 import type { Me, PlayerRow } from '../api/types.js';
 import { onLanguage, t } from '../i18n/i18n.js';
-import { formatAmount, parseAmount } from '../logic/money.js';
+import { formatAmount, formatMoney, parseAmount } from '../logic/money.js';
 import { h, replaceChildren } from '../ui/dom.js';
 import { shell } from '../ui/shell.js';
 import { toast, toastError } from '../ui/status.js';
@@ -16,6 +16,10 @@ export function cagePage(me: Me): Page {
   let filter = '';
   let selected: string | null = null;
   let busy = false;
+  // The house keeps one currency (docs/api.md); the tables say which.
+  let currency = '';
+  const money = (minor: number): string =>
+    currency === '' ? formatAmount(minor) : formatMoney(minor, currency);
 
   const move = async (kind: 'deposit' | 'withdraw', input: HTMLInputElement): Promise<void> => {
     const amount = parseAmount(input.value);
@@ -33,7 +37,7 @@ export function cagePage(me: Me): Page {
       toast(
         t('cage.done', {
           name: player?.displayName ?? id,
-          amount: formatAmount(answer.balanceMinor),
+          amount: money(answer.balanceMinor),
         }),
         'ok',
       );
@@ -77,7 +81,7 @@ export function cagePage(me: Me): Page {
               h('strong', {}, p.displayName),
               h('small', { class: 'muted' }, ` @${p.username}`),
             ),
-            h('td', { class: 'num' }, formatAmount(p.balanceMinor)),
+            h('td', { class: 'num' }, money(p.balanceMinor)),
             h(
               'td',
               {},
@@ -122,7 +126,7 @@ export function cagePage(me: Me): Page {
         { class: 'cage-balance' },
         t('cage.balance'),
         ': ',
-        h('strong', {}, formatAmount(p.balanceMinor)),
+        h('strong', {}, money(p.balanceMinor)),
       ),
       h(
         'form',
@@ -133,7 +137,12 @@ export function cagePage(me: Me): Page {
             void move('deposit', amount);
           },
         },
-        h('label', { for: 'cage-amount' }, t('cage.amount')),
+        h(
+          'label',
+          { for: 'cage-amount' },
+          t('cage.amount'),
+          currency === '' ? '' : ` (${currency})`,
+        ),
         amount,
         h(
           'div',
@@ -189,7 +198,9 @@ export function cagePage(me: Me): Page {
   render();
   void (async () => {
     try {
-      list = await players();
+      const [rows, summaries] = await Promise.all([players(), tables()]);
+      list = rows;
+      currency = summaries[0]?.currency ?? '';
       selected ??= list[0]?.id ?? null;
     } catch (error) {
       toastError(error);

@@ -30,10 +30,16 @@ function stepLabel(step: Step, phase: string, leverPulls: number): string {
   return t(`croupier.cmd.${step.command}` as 'croupier.cmd.cover');
 }
 
-export function procedurePanel(v: TableView, leverPulls: number, run: Run): HTMLElement {
+/** The steps; only those the round machine allows are enabled, none while a command is in flight. */
+export function procedurePanel(
+  v: TableView,
+  leverPulls: number,
+  busy: boolean,
+  run: Run,
+): HTMLElement {
   const steps = procedure(v.shaker).map((step, i) => {
     const label = stepLabel(step, v.phase, leverPulls);
-    const allowed = v.allowed[step.command] === true;
+    const allowed = v.allowed[step.command] === true && !busy;
     const onclick = (): void => {
       // Lever tables: the reading needs the three faces, entered below.
       if (step.command === 'read-dice')
@@ -58,7 +64,7 @@ export function procedurePanel(v: TableView, leverPulls: number, run: Run): HTML
       ),
     );
   });
-  const voidAllowed = v.allowed['void-roll'] === true;
+  const voidAllowed = v.allowed['void-roll'] === true && !busy;
   const voidButton = (reason: 'stacked' | 'tilted'): HTMLElement =>
     h(
       'button',
@@ -242,6 +248,7 @@ export function stakesPanel(v: TableView): HTMLElement {
 }
 
 export interface LogLine {
+  readonly seq: number;
   readonly event: RoundEvent;
   readonly atMs: number;
 }

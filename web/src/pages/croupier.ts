@@ -32,8 +32,16 @@ import {
   type LogLine,
 } from './croupier-panels.js';
 import type { Page } from './page.js';
+import { resultPanel } from './player-panels.js';
 
 const LOG_MAX = 40;
+
+const isRoundEvent = (payload: unknown): payload is RoundEvent =>
+  typeof payload === 'object' &&
+  payload !== null &&
+  typeof (payload as RoundEvent).type === 'string' &&
+  typeof (payload as RoundEvent).roundNo === 'number' &&
+  typeof (payload as RoundEvent).atMs === 'number';
 
 export function croupierPage(me: Me, tableId: string): Page {
   rememberTable(tableId);
@@ -75,7 +83,7 @@ class CroupierPage implements Page {
     this.el = shell({ me, tableId, active: 'croupier' }, main);
     this.feed = new TableFeed(tableId, {
       onView: (v) => this.onView(v),
-      onEvent: (e) => this.onEvent(e),
+      onEvent: (e, seq) => this.onEvent(e, seq),
       onStatus: (s) => {
         this.live = s;
         this.renderBar();
@@ -110,10 +118,11 @@ class CroupierPage implements Page {
     void this.loadExposure();
   }
 
-  private onEvent(event: RoundEvent): void {
+  private onEvent(event: RoundEvent, seq: number): void {
     this.countPulls(event);
     if (event.type === 'dice-read' || event.type === 'roll-voided') this.dice = [null, null, null];
-    this.log = [{ event, atMs: event.atMs }, ...this.log].slice(0, LOG_MAX);
+    if (this.log.some((l) => l.seq === seq)) return;
+    this.log = [{ seq, event, atMs: event.atMs }, ...this.log].slice(0, LOG_MAX);
   }
 
   /** Art. 2.1: the lever is pulled three times in a row; the events say how many so far. */
@@ -126,12 +135,13 @@ class CroupierPage implements Page {
   private async backfillLog(lastSeq: number): Promise<void> {
     try {
       const entries = await tableEvents(this.tableId, Math.max(0, lastSeq - LOG_MAX), LOG_MAX);
-      const known = new Set(this.log.map((l) => l.event));
+      const known = new Set(this.log.map((l) => l.seq));
+      // The table's journal also holds entries that are not round events (the table's
+      // creation, changes of its limits): only round events go in the log.
       const older = entries
-        .map((e) => e.payload as RoundEvent)
-        .filter((e) => typeof e === 'object' && e !== null && !known.has(e))
+        .filter((e) => !known.has(e.seq) && isRoundEvent(e.payload))
         .reverse()
-        .map((event) => ({ event, atMs: event.atMs }));
+        .map((e) => ({ seq: e.seq, event: e.payload as RoundEvent, atMs: e.atMs }));
       for (const { event } of [...older].reverse()) this.countPulls(event);
       this.log = [...this.log, ...older].slice(0, LOG_MAX);
       this.renderRight();
@@ -150,19 +160,26 @@ class CroupierPage implements Page {
     }
   }
 
-  /** Sends one command; the answer's view is applied at once, the socket's events follow. */
+  /**
+   * Sends one command; the answer's view is applied at once, the socket's events
+   * follow. While it is in flight the steps are disabled (one command at a time,
+   * and the croupier sees it is being done).
+   */
   private run(cmd: CroupierCommand, label: string): void {
     if (this.busy) return;
     this.busy = true;
+    this.renderSteps();
     void sendCommand(this.tableId, cmd)
       .then((answer) => {
         toast(t('croupier.done', { cmd: label }), 'ok');
+        this.busy = false;
         this.onView(answer.view);
         this.focusNext();
       })
-      .catch(toastError)
-      .finally(() => {
+      .catch((error: unknown) => {
         this.busy = false;
+        this.renderSteps();
+        toastError(error);
       });
   }
 
@@ -229,7 +246,9 @@ class CroupierPage implements Page {
     if (v === null) return;
     replaceChildren(
       this.parts.steps,
-      procedurePanel(v, this.leverPulls, (cmd, label) => this.run(cmd, label)),
+      procedurePanel(v, this.leverPulls, this.busy, (cmd, label) => this.run(cmd, label)),
+      // The dice as revealed (or the last result), to announce them (Art. 3.2).
+      resultPanel(v),
       v.shaker === 'lever'
         ? diceEntry(
             v,

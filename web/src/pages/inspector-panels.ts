@@ -2,6 +2,7 @@
 import { spotOdds } from '../../../src/math/odds.js';
 import { spotById } from '../../../src/rules/index.js';
 import type { JournalEntry, JournalVerify, RoundEvent, TableView } from '../api/types.js';
+import { DICT, type Key } from '../i18n/dict.js';
 import { art, lang, t } from '../i18n/i18n.js';
 import { spotName } from '../i18n/spot-names.js';
 import { faceCounts } from '../logic/hot-cold.js';
@@ -92,7 +93,13 @@ export function journalTable(entries: readonly JournalEntry[]): HTMLElement {
   );
 }
 
-/** Recall's shape is loosely specified (docs/api.md): show the fields we know, and the rest raw. */
+/**
+ * Game recall (docs/api.md; `src/service/recall.ts` is the shape the server
+ * sends): per round its dice and how they were sealed or read, the void rolls,
+ * every bet with its roll and what it returned (withdrawn ones marked), and each
+ * player's balance before and after. Fields missing from an answer are left
+ * out, and the whole record is available raw.
+ */
 export function recallView(data: unknown, view: TableView | null): HTMLElement {
   const rounds = Array.isArray(data)
     ? data
@@ -101,64 +108,174 @@ export function recallView(data: unknown, view: TableView | null): HTMLElement {
       : null;
   if (rounds === null)
     return data === null ? h('p', { class: 'muted' }, t('inspector.noData')) : raw(data);
+  if (rounds.length === 0) return h('p', { class: 'muted' }, t('inspector.noData'));
   const money = (m: unknown): string =>
     typeof m === 'number' ? formatMoney(m, view?.currency ?? '') : '—';
+  // Newest first: what an inspector asks about is usually what just happened.
   return h(
     'div',
     { class: 'recall' },
-    rounds.filter(isRecord).map((r) => {
-      const dice = Array.isArray(r['dice']) ? (r['dice'] as number[]) : null;
-      const bets = (
-        Array.isArray(r['bets']) ? r['bets'] : Array.isArray(r['results']) ? r['results'] : []
-      ) as unknown[];
-      return panel(
-        `${t('app.round')} ${str(r['roundNo'], '?')}`,
-        h(
+    rounds
+      .filter(isRecord)
+      .reverse()
+      .map((r) => recallRound(r, money)),
+  );
+}
+
+function recallRound(r: Record<string, unknown>, money: (m: unknown) => string): HTMLElement {
+  const result = isRecord(r['result']) ? r['result'] : null;
+  const diceOf = (x: unknown): number[] | null =>
+    Array.isArray(x) && x.length === 3 && x.every((d) => typeof d === 'number') ? x : null;
+  const dice = diceOf(result?.['dice']) ?? diceOf(r['dice']);
+  const commitment = str(result?.['commitmentHex'] ?? r['commitmentHex']);
+  const status = str(r['status']);
+  const statusKey = `inspector.status.${status}`;
+  const title = [
+    `${t('app.round')} ${str(r['roundNo'], '?')}`,
+    statusKey in DICT ? t(statusKey as Key) : status,
+    typeof r['startedAtMs'] === 'number' ? time(r['startedAtMs']) : '',
+  ]
+    .filter((x) => x !== '')
+    .join(' · ');
+  const sealed =
+    typeof result?.['verified'] === 'boolean'
+      ? h(
+          'span',
+          { class: result['verified'] ? 'verify verify-ok' : 'verify verify-bad' },
+          result['verified'] ? '✔ ' : '✖ ',
+          t(result['verified'] ? 'inspector.sealOk' : 'inspector.sealBad'),
+        )
+      : typeof result?.['croupierId'] === 'string'
+        ? h('span', { class: 'muted' }, t('inspector.readBy', { who: result['croupierId'] }))
+        : null;
+  const voids = (Array.isArray(r['rolls']) ? (r['rolls'] as unknown[]) : [])
+    .filter(isRecord)
+    .filter((roll) => isRecord(roll['voided']))
+    .map((roll) => {
+      const v = roll['voided'] as Record<string, unknown>;
+      const reason = str(v['reason']);
+      const seal = isRecord(v['openedSeal']) ? diceOf(v['openedSeal']['dice']) : null;
+      return h(
+        'li',
+        {},
+        t('inspector.voidRoll', {
+          n: str(roll['rollNo'], '?'),
+          reason:
+            reason === 'stacked' || reason === 'tilted' ? t(`croupier.void.${reason}`) : reason,
+        }),
+        seal === null ? '' : ` · ${seal.join('-')}`,
+        typeof v['sealVerified'] === 'boolean'
+          ? ` · ${t(v['sealVerified'] ? 'inspector.sealOk' : 'inspector.sealBad')}`
+          : '',
+        ' ',
+        h('span', { class: 'art-badge' }, art('3.3')),
+      );
+    });
+  const bets = (
+    Array.isArray(r['bets']) ? r['bets'] : Array.isArray(r['results']) ? r['results'] : []
+  ) as unknown[];
+  const players = (Array.isArray(r['players']) ? (r['players'] as unknown[]) : []).filter(isRecord);
+  return panel(
+    title,
+    h(
+      'div',
+      { class: 'recall-head' },
+      dice === null ? null : diceRow(dice, 'dice-row recall-dice'),
+      dice === null
+        ? h('span', { class: 'muted' }, t('verify.pending'))
+        : h(
+            'strong',
+            {},
+            `${dice.join('-')} · ${t('app.total')} ${dice.reduce((a, b) => a + b, 0)}`,
+          ),
+      commitment === ''
+        ? null
+        : h('span', { class: 'small' }, `${t('inspector.commitment')}: `, shortHex(commitment)),
+      sealed,
+    ),
+    voids.length === 0 ? null : h('ul', { class: 'recall-voids' }, voids),
+    bets.length === 0
+      ? null
+      : h(
           'div',
-          { class: 'recall-head' },
-          dice === null ? null : diceRow(dice, 'dice-row recall-dice'),
-          dice === null ? null : h('strong', {}, dice.join('-')),
-          typeof r['commitmentHex'] === 'string'
-            ? h('span', {}, `${t('inspector.commitment')}: `, shortHex(r['commitmentHex']))
-            : null,
-        ),
-        bets.length === 0
-          ? null
-          : h(
-              'table',
-              { class: 'data' },
+          { class: 'table-scroll' },
+          h(
+            'table',
+            { class: 'data' },
+            h(
+              'thead',
+              {},
               h(
-                'thead',
+                'tr',
                 {},
+                h('th', { scope: 'col' }, t('inspector.spot')),
+                h('th', { scope: 'col' }, t('inspector.player')),
+                h('th', { scope: 'col', class: 'num' }, t('app.roll')),
+                h('th', { scope: 'col', class: 'num' }, t('inspector.stake')),
+                h('th', { scope: 'col', class: 'num' }, t('inspector.returned')),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              bets.filter(isRecord).map((b) => {
+                const withdrawn = typeof b['withdrawnAtMs'] === 'number';
+                return h(
+                  'tr',
+                  { class: withdrawn ? 'withdrawn' : '' },
+                  h('td', {}, typeof b['spot'] === 'string' ? spotNameOf(b['spot']) : ''),
+                  h('td', {}, str(b['playerId'])),
+                  h('td', { class: 'num' }, str(b['rollNo'])),
+                  h('td', { class: 'num' }, money(b['stakeMinor'])),
+                  h(
+                    'td',
+                    { class: 'num' },
+                    withdrawn ? t('inspector.withdrawn') : money(b['returnedMinor']),
+                  ),
+                );
+              }),
+            ),
+          ),
+        ),
+    players.length === 0
+      ? null
+      : h(
+          'div',
+          { class: 'table-scroll' },
+          h(
+            'table',
+            { class: 'data recall-players' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', { scope: 'col' }, t('inspector.player')),
+                h('th', { scope: 'col', class: 'num' }, t('inspector.balanceBefore')),
+                h('th', { scope: 'col', class: 'num' }, t('inspector.stake')),
+                h('th', { scope: 'col', class: 'num' }, t('inspector.returned')),
+                h('th', { scope: 'col', class: 'num' }, t('inspector.balanceAfter')),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              players.map((p) =>
                 h(
                   'tr',
                   {},
-                  h('th', {}, t('inspector.spot')),
-                  h('th', {}, t('inspector.player')),
-                  h('th', { class: 'num' }, t('inspector.stake')),
-                  h('th', { class: 'num' }, t('inspector.returned')),
+                  h('td', {}, str(p['playerId'])),
+                  h('td', { class: 'num' }, money(p['balanceBeforeMinor'])),
+                  h('td', { class: 'num' }, money(p['stakedMinor'])),
+                  h('td', { class: 'num' }, money(p['returnedMinor'])),
+                  h('td', { class: 'num' }, money(p['balanceAfterMinor'])),
                 ),
               ),
-              h(
-                'tbody',
-                {},
-                bets
-                  .filter(isRecord)
-                  .map((b) =>
-                    h(
-                      'tr',
-                      {},
-                      h('td', {}, typeof b['spot'] === 'string' ? spotNameOf(b['spot']) : ''),
-                      h('td', {}, str(b['playerId'])),
-                      h('td', { class: 'num' }, money(b['stakeMinor'])),
-                      h('td', { class: 'num' }, money(b['returnedMinor'])),
-                    ),
-                  ),
-              ),
             ),
-        raw(r),
-      );
-    }),
+          ),
+        ),
+    raw(r),
   );
 }
 

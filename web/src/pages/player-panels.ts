@@ -160,6 +160,8 @@ function verdictLine(verdict: RollVerdict): HTMLElement {
 export function sealPanel(v: TableView, verdict: RollVerdict): HTMLElement {
   if (v.shaker === 'lever') return panel(t('verify.title'), verdictLine(verdict));
   const last = v.lastRound;
+  // The verdict stays on show into the next round, when the view has no lastRound any more.
+  const checkedRound = 'roundNo' in verdict ? verdict.roundNo : last?.roundNo;
   const detail =
     (verdict.state === 'match' || verdict.state === 'mismatch' || verdict.state === 'changed') &&
     last !== null
@@ -190,7 +192,7 @@ export function sealPanel(v: TableView, verdict: RollVerdict): HTMLElement {
       'h3',
       { class: 'sub' },
       t('verify.title'),
-      last === null ? '' : ` · ${t('app.round')} ${last.roundNo}`,
+      checkedRound === undefined ? '' : ` · ${t('app.round')} ${checkedRound}`,
     ),
     verdictLine(verdict),
     detail,

@@ -28,6 +28,8 @@ import { betsPanel, chipRack, resultPanel, sealPanel, winsBySpot } from './playe
 import type { Page } from './page.js';
 
 const TICK_MS = 250;
+/** Taps waiting for the server beyond this many are dropped (a stuck connection must not pile up bets). */
+const PENDING_MAX = 8;
 
 export function playerPage(me: Me, tableId: string): Page {
   rememberTable(tableId);
@@ -47,7 +49,8 @@ class PlayerPage implements Page {
   private chip = 0;
   private live: LiveStatus = 'connecting';
   private voided = false;
-  private busy = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  private pending = 0;
   private wasOpen = false;
   private readonly seal = new RollCheck();
   private readonly countdown = new Countdown();
@@ -283,12 +286,25 @@ class PlayerPage implements Page {
     }
   }
 
+  /**
+   * Actions run one after another, in the order the player made them: two quick
+   * taps on a spot are two chips, not one (each waits for the server's answer to
+   * the one before, so balances and bet ids never cross).
+   */
   private run(action: () => Promise<unknown> | void): void {
-    if (this.busy) return;
-    this.busy = true;
-    void Promise.resolve(action()).finally(() => {
-      this.busy = false;
-    });
+    if (this.pending >= PENDING_MAX) return;
+    this.pending++;
+    this.queue = this.queue
+      .then(action)
+      .catch(toastError)
+      .finally(() => {
+        this.pending--;
+      });
+  }
+
+  /** Clear and Repeat act on everything at once: a second click while busy is not a second request. */
+  private runAlone(action: () => Promise<unknown>): void {
+    if (this.pending === 0) this.run(action);
   }
 
   private onKey(e: KeyboardEvent): void {
@@ -338,7 +354,11 @@ class PlayerPage implements Page {
     this.board = new LayoutBoard({
       odds: this.odds,
       mode: 'player',
-      onBet: (spot) => this.run(() => this.bet(spot)),
+      onBet: (spot) => {
+        // The chip in hand when the spot was tapped, even if the bet waits its turn.
+        const chip = this.chip;
+        this.run(() => this.bet(spot, chip));
+      },
       onWithdraw: (spot) => this.run(() => this.withdrawOn(spot)),
     });
     this.parts.layoutHost.replaceChildren(this.board.el);
@@ -425,7 +445,7 @@ class PlayerPage implements Page {
             class: 'btn',
             'data-focus': 'clear',
             disabled: !canUndo,
-            onclick: () => this.run(() => this.clearAll()),
+            onclick: () => this.runAlone(() => this.clearAll()),
           },
           '✕ ',
           t('player.clear'),
@@ -437,7 +457,7 @@ class PlayerPage implements Page {
             class: 'btn btn-gold',
             'data-focus': 'repeat',
             disabled: this.repeatBets.length === 0 || !this.bettingOpen(),
-            onclick: () => this.run(() => this.repeat()),
+            onclick: () => this.runAlone(() => this.repeat()),
           },
           '⟳ ',
           t('player.repeat'),

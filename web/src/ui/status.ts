@@ -9,8 +9,9 @@ import { DICT } from '../i18n/dict.js';
 import { art, t } from '../i18n/i18n.js';
 import { h } from './dom.js';
 
-const SHOW_MS = 6000;
-const SHOWN_MAX = 4;
+/** How long a message stays: a confirmation briefly, what needs reading longer. */
+const SHOW_MS: Readonly<Record<Tone, number>> = { ok: 3000, info: 6000, error: 8000 };
+const SHOWN_MAX = 3;
 
 let region: HTMLElement | null = null;
 
@@ -48,9 +49,11 @@ export function toast(text: string, tone: Tone = 'info', article?: string): void
     ),
   );
   if (tone === 'error') item.setAttribute('role', 'alert');
+  // A confirmation replaces the previous one: a croupier's steps would otherwise pile up.
+  if (tone === 'ok') for (const old of host.querySelectorAll('.toast-ok')) old.remove();
   host.appendChild(item);
   while (host.children.length > SHOWN_MAX) host.firstElementChild?.remove();
-  window.setTimeout(() => item.remove(), SHOW_MS);
+  window.setTimeout(() => item.remove(), SHOW_MS[tone]);
 }
 
 /** A message for an error in the current language when the code is known, else the server's. */

@@ -1,0 +1,214 @@
+/**
+ * Settling a round of 10,000 bets through the TableService, on SQLite and on
+ * PostgreSQL: the reveal (dice-revealed and round-settled journal entries) and
+ * pay-all (prizes-paid, the stakes-collected transfer and one payout transfer a
+ * winning bet), each its own transaction with the croupier's idempotency key,
+ * as a console sends them. Placing the bets is setup and not timed.
+ *
+ * Rows per second counts the transfers and journal entries the settlement
+ * writes. The baseline inserts as many plain rows with one prepared statement
+ * in one transaction on the same database, right after each round, and the
+ * median of the per-round ratios is reported.
+ */
+import { createPrng, type Prng } from '../src/dice/index.js';
+import { type SpotKind, SPOTS } from '../src/rules/index.js';
+import { defaultTableSettings } from '../src/service/table-settings.js';
+import { type CommandOutcome, TableService } from '../src/service/table-service.js';
+import type { Command } from '../src/table/index.js';
+import {
+  type BenchDatabase,
+  fundWallets,
+  postgresDatabase,
+  seconds,
+  sqliteDatabase,
+} from './databases.js';
+import { type Benchmark, median, round } from './harness.js';
+
+export const ROUND_BETS = 10_000;
+const PLAYERS = 2_000;
+const SAMPLES = 5;
+const TABLE = 'B1';
+
+/** Spots grouped by kind: a bet picks a kind of Art. 5, then a spot of it, as players spread. */
+const SPOTS_BY_KIND: readonly (readonly string[])[] = (() => {
+  const byKind = new Map<SpotKind, string[]>();
+  for (const s of SPOTS) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s.id]);
+  return [...byKind.values()];
+})();
+
+export function randomBet(prng: Prng, betId: string, playerId: string): Command {
+  return {
+    type: 'place-bet',
+    betId,
+    playerId,
+    spot: prng.pick(prng.pick(SPOTS_BY_KIND)),
+    stakeMinor: 1_000 * prng.int(1, 20),
+  };
+}
+
+export type Step = Command | { readonly type: 'trigger-shaker' };
+/** The croupier's steps up to betting, and from the bell to the payment. */
+export const OPEN_STEPS: readonly Step[] = [
+  { type: 'cover' },
+  { type: 'fasten-latches' },
+  { type: 'trigger-shaker' },
+  { type: 'open-betting' },
+];
+export const SETTLE_STEPS: readonly Step[] = [
+  { type: 'ring-bell' },
+  { type: 'lift-dome' },
+  { type: 'reveal-dice' },
+  { type: 'pay-all' },
+];
+
+/** The table of the benchmarks: no timer, and limits wide enough never to refuse a bet. */
+export function benchSettings(tableId: string, betsPerRoundMax = 20_000) {
+  return {
+    ...defaultTableSettings(tableId),
+    bettingTimerMs: null,
+    betsPerRoundMax,
+    liabilityMinorMax: Number.MAX_SAFE_INTEGER,
+  };
+}
+
+async function must(outcome: Promise<CommandOutcome>, what: string): Promise<CommandOutcome> {
+  const o = await outcome;
+  if (!o.ok) throw new Error(`bench: ${what} refused: ${o.rejection.code}`);
+  return o;
+}
+
+/** Opens a round and places ROUND_BETS bets (not timed); the bell rings and the dome is lifted. */
+async function placeRound(service: TableService, prng: Prng, roundNo: number): Promise<void> {
+  const run = (command: Step) => must(service.execute({ tableId: TABLE, command }), command.type);
+  for (const command of OPEN_STEPS) await run(command);
+  const bets: Promise<CommandOutcome>[] = [];
+  for (let i = 0; i < ROUND_BETS; i++)
+    bets.push(run(randomBet(prng, `r${roundNo}b${i}`, `p${i % PLAYERS}`)));
+  await Promise.all(bets);
+  await run({ type: 'ring-bell' });
+  await run({ type: 'lift-dome' });
+}
+
+/** Times reveal + pay-all; returns the seconds and the rows (transfers + journal entries) written. */
+async function settleRound(
+  service: TableService,
+  roundNo: number,
+): Promise<{ seconds: number; rows: number; transfers: number }> {
+  const key = (step: string) => `bench:${TABLE}:${roundNo}:${step}`;
+  const T = (globalThis as any).__T; for (const k in T) delete T[k];
+  const start = process.hrtime.bigint();
+  const revealed = await must(
+    service.execute({
+      tableId: TABLE,
+      command: { type: 'reveal-dice' },
+      idempotencyKey: key('reveal'),
+    }),
+    'reveal-dice',
+  );
+  const mid = process.hrtime.bigint();
+  const paid = await must(
+    service.execute({ tableId: TABLE, command: { type: 'pay-all' }, idempotencyKey: key('pay') }),
+    'pay-all',
+  );
+  const elapsed = seconds(start);
+  console.log(Object.fromEntries(Object.entries(T).map(([k, v]: any) => [k, v.toFixed(1)])));
+  console.log('reveal', Number(mid - start) / 1e6, 'pay', Number(process.hrtime.bigint() - mid) / 1e6);
+  const events = [...(revealed.ok ? revealed.events : []), ...(paid.ok ? paid.events : [])];
+  const prizes = events.find((e) => e.event.type === 'prizes-paid')!.event;
+  const payouts = prizes.type === 'prizes-paid' ? prizes.payouts.length : 0;
+  // One stakes-collected transfer, then a payout a winning bet (src/service/money.ts).
+  const transfers = 1 + payouts;
+  return { seconds: elapsed, rows: transfers + events.length, transfers };
+}
+
+async function measure(db: BenchDatabase, log: (line: string) => void) {
+  const prng = createPrng('settle-round');
+  const service = new TableService({ store: db.store, random: prng });
+  const T: Record<string, number> = {};
+  (globalThis as any).__T = T;
+  const orig = db.store.transaction.bind(db.store);
+  (db.store as any).transaction = async (fn: any, o: any) => {
+    const t0 = process.hrtime.bigint(); let t1 = 0n;
+    const r = await orig(async (tx: any) => {
+      for (const m of ['postTransfers', 'appendJournal', 'putCommand', 'saveTable', 'loadTable', 'findCommand']) {
+        const f = tx[m].bind(tx);
+        tx[m] = async (...a: any[]) => { const s = process.hrtime.bigint(); const x = await f(...a); T[m] = (T[m] ?? 0) + Number(process.hrtime.bigint() - s) / 1e6; return x; };
+      }
+      const x = await fn(tx); t1 = process.hrtime.bigint(); return x; }, o);
+    T['commit'] = (T['commit'] ?? 0) + Number(process.hrtime.bigint() - t1) / 1e6;
+    T['tx'] = (T['tx'] ?? 0) + Number(process.hrtime.bigint() - t0) / 1e6;
+    return r;
+  };
+  await service.createTable(benchSettings(TABLE));
+  await fundWallets(
+    db.store,
+    Array.from({ length: PLAYERS }, (_, i) => `p${i}`),
+    1_000_000_000,
+  );
+  const rates: number[] = [];
+  const baselines: number[] = [];
+  const ratios: number[] = [];
+  const strictRatios: number[] = [];
+  let rows = 0;
+  // Round 1 warms up the caches and the JIT; it is not counted.
+  for (let r = 1; r <= SAMPLES + 1; r++) {
+    await placeRound(service, prng, r);
+    const settled = await settleRound(service, r);
+    const baselineSeconds = await db.insertPlainRows(settled.rows);
+    const strictSeconds = await db.insertPlainRowsAtOnce?.(settled.rows);
+    if (r === 1) continue;
+    if (strictSeconds !== undefined) strictRatios.push(strictSeconds / settled.seconds);
+    rows = settled.rows;
+    rates.push(settled.rows / settled.seconds);
+    baselines.push(settled.rows / baselineSeconds);
+    ratios.push(baselineSeconds / settled.seconds);
+    log(
+      `  round ${r}: ${settled.rows} rows (${settled.transfers} transfers) in ${(settled.seconds * 1e3).toFixed(1)} ms; ` +
+        `baseline ${(baselineSeconds * 1e3).toFixed(1)} ms`,
+    );
+  }
+  await service.drainAll();
+  return {
+    bets: ROUND_BETS,
+    rowsPerRound: rows,
+    rowsPerSecond: Math.round(median(rates)),
+    baselineRowsPerSecond: Math.round(median(baselines)),
+    ratio: round(median(ratios)),
+    ...(strictRatios.length === 0 ? {} : { ratioToOneInsert: round(median(strictRatios)) }),
+  };
+}
+
+function settleRoundBenchmark(
+  engine: 'sqlite' | 'postgres',
+  open: () => Promise<BenchDatabase | string>,
+): Benchmark {
+  return {
+    name: `settle-round-${engine}`,
+    description: `settling a round of ${ROUND_BETS.toLocaleString('en')} bets through the service on ${engine} (reveal + pay-all) vs plain rows by one prepared statement in one transaction`,
+    run: async (log) => {
+      const db = await open();
+      if (typeof db === 'string') {
+        log(`settle-round-${engine}: SKIPPED — ${db}`);
+        return { skipped: db };
+      }
+      try {
+        const figures = await measure(db, log);
+        log(
+          `settle-round-${engine}: ${figures.rowsPerSecond.toLocaleString('en')} rows/s, ` +
+            `baseline ${figures.baselineRowsPerSecond.toLocaleString('en')} rows/s, ratio ${figures.ratio} (goal ≥ 0.3)` +
+            ('ratioToOneInsert' in figures
+              ? `; ${figures.ratioToOneInsert} of one multi-row INSERT`
+              : ''),
+        );
+        return figures;
+      } finally {
+        await db.dispose();
+      }
+    },
+  };
+}
+
+export const settleRoundSqlite = settleRoundBenchmark('sqlite', sqliteDatabase);
+export const settleRoundPostgres = settleRoundBenchmark('postgres', postgresDatabase);
+
+const rr = await settleRoundSqlite.run(console.log); console.log(rr);

@@ -1,0 +1,68 @@
+/**
+ * Structured logs never hold a secret: not the password of a login, not a
+ * session token from a header, a cookie or a login answer, not a password
+ * hash — even at the most verbose level, and for requests that fail.
+ */
+import { Writable } from 'node:stream';
+import { expect, it } from 'vitest';
+import { withStores } from '../ledger/testing.js';
+import { defaultTableSettings } from '../service/table-settings.js';
+import { buildApp } from './app.js';
+import { seedRoles, sessionToken, TEST_PASSWORD, testPasswordHash } from './testing.js';
+
+withStores('logs', (h) => {
+  it('logs every request as JSON lines and never a password, token or hash', async () => {
+    const store = await h.open();
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const app = await buildApp({ store, logger: { level: 'trace', stream } });
+    await app.ctx.service.createTable({ ...defaultTableSettings('T1'), bettingTimerMs: null });
+    const users = await seedRoles(store);
+    const token = await sessionToken(store, users.supervisor, Date.now());
+    const login = await app.fastify.inject({
+      method: 'POST',
+      url: '/api/v1/session',
+      payload: { username: users.player.username, password: TEST_PASSWORD },
+    });
+    const issued = login.json<{ token: string }>().token;
+    await app.fastify.inject({
+      method: 'POST',
+      url: '/api/v1/session',
+      payload: { username: users.player.username, password: `${TEST_PASSWORD}-wrong` },
+    });
+    await app.fastify.inject({
+      url: '/api/v1/users',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    await app.fastify.inject({
+      url: '/api/v1/me',
+      headers: { cookie: `cussec_session=${issued}` },
+    });
+    await app.fastify.inject({
+      method: 'POST',
+      url: '/api/v1/users',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { username: 'new-one', password: 'a secret password', role: 'cashier' },
+    });
+    await app.fastify.inject({ method: 'POST', url: '/api/v1/session', payload: '{broken' });
+    await app.shutdown();
+
+    expect(lines.length).toBeGreaterThan(5);
+    for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    const text = lines.join('\n');
+    for (const secret of [
+      TEST_PASSWORD,
+      'a secret password',
+      token,
+      issued,
+      await testPasswordHash(),
+    ])
+      expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/scrypt\$/);
+  });
+});

@@ -1,0 +1,367 @@
+/**
+ * The role matrix: every route of the API (read from the app's own route list,
+ * so a new route without a row here fails) called by every role, by nobody, by
+ * a forged token and by an expired one. A role the route allows gets its 2xx;
+ * a role it does not allow gets 403 `forbidden`; no live session gets 401
+ * `unauthenticated` (or, on a public route, the public answer).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { WebSocket } from 'ws';
+import { ROLES, type Role, type Store, type User } from '../ledger/index.js';
+import { withStores } from '../ledger/testing.js';
+import { defaultTableSettings } from '../service/table-settings.js';
+import { type App, buildApp } from './app.js';
+import { forgedToken, seedRoles, sessionToken, TEST_PASSWORD } from './testing.js';
+
+type Access = 'public' | 'any' | readonly Role[];
+type Caller = Role | 'anonymous' | 'forged' | 'expired';
+const CALLERS: readonly Caller[] = [...ROLES, 'anonymous', 'forged', 'expired'];
+
+interface Fixture {
+  readonly users: Record<Role, User>;
+  /** A fresh number for names that must be unique. */
+  readonly next: () => number;
+}
+
+interface Row {
+  readonly access: Access;
+  readonly url: (f: Fixture) => string;
+  readonly body?: (f: Fixture) => unknown;
+}
+
+const T = 'T1';
+/** A table between rounds, for the supervisor's limits. */
+const IDLE = 'T2';
+/** A lever table between rounds, whose dice may be changed. */
+const LEVER = 'LV';
+const HOLIDAYS_2027 = readFileSync(
+  new URL('../compliance/holidays/2027.json', import.meta.url),
+  'utf8',
+);
+
+/** YYYY-MM-DD of a day `days` from now, moved on to a Wednesday (a working day, well ahead). */
+function isoDay(days: number): string {
+  const date = new Date(Date.now() + days * 86_400_000);
+  while (date.getUTCDay() !== 3) date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/** One row per route: who may call it, and a request that succeeds for them. */
+const ROWS: Record<string, Row> = {
+  'POST /api/v1/session': {
+    access: 'public',
+    url: () => '/api/v1/session',
+    body: (f) => ({ username: f.users.player.username, password: TEST_PASSWORD }),
+  },
+  'DELETE /api/v1/session': { access: 'any', url: () => '/api/v1/session' },
+  'GET /api/v1/me': { access: 'any', url: () => '/api/v1/me' },
+  'GET /api/v1/tables': { access: 'public', url: () => '/api/v1/tables' },
+  'GET /api/v1/tables/:tableId': { access: 'public', url: () => `/api/v1/tables/${T}` },
+  'POST /api/v1/tables/:tableId/bets': {
+    access: ['player'],
+    url: () => `/api/v1/tables/${T}/bets`,
+    body: (f) => ({ betId: `b${f.next()}`, spot: 'small', stakeMinor: 1_000 }),
+  },
+  'DELETE /api/v1/tables/:tableId/bets/:betId': {
+    access: ['player'],
+    url: () => `/api/v1/tables/${T}/bets/seed-bet`,
+  },
+  'GET /api/v1/tables/:tableId/my-bets': {
+    access: ['player'],
+    url: () => `/api/v1/tables/${T}/my-bets`,
+  },
+  'POST /api/v1/tables/:tableId/commands': {
+    access: ['croupier'],
+    url: () => `/api/v1/tables/${T}/commands`,
+    body: () => ({ type: 'ring-bell' }),
+  },
+  'GET /api/v1/tables/:tableId/exposure': {
+    access: ['croupier', 'supervisor'],
+    url: () => `/api/v1/tables/${T}/exposure`,
+  },
+  'GET /api/v1/tables/:tableId/recall': {
+    access: ['inspector', 'supervisor'],
+    url: () => `/api/v1/tables/${T}/recall?rounds=5`,
+  },
+  'GET /api/v1/tables/:tableId/fairness': {
+    access: ['inspector', 'supervisor'],
+    url: () => `/api/v1/tables/${T}/fairness`,
+  },
+  'GET /api/v1/tables/:tableId/events': {
+    access: 'any',
+    url: () => `/api/v1/tables/${T}/events?after=0&limit=10`,
+  },
+  'POST /api/v1/tables': {
+    access: ['supervisor'],
+    url: () => '/api/v1/tables',
+    body: (f) => ({ tableId: `N${f.next()}` }),
+  },
+  'PATCH /api/v1/tables/:tableId/limits': {
+    access: ['supervisor'],
+    url: () => `/api/v1/tables/${IDLE}/limits`,
+    body: () => ({ stakeMinorMin: 2_000 }),
+  },
+  'GET /api/v1/players': { access: ['cashier', 'supervisor'], url: () => '/api/v1/players' },
+  'POST /api/v1/players/:playerId/deposits': {
+    access: ['cashier'],
+    url: (f) => `/api/v1/players/${f.users.player.id}/deposits`,
+    body: () => ({ amountMinor: 5_000 }),
+  },
+  'POST /api/v1/players/:playerId/withdrawals': {
+    access: ['cashier'],
+    url: (f) => `/api/v1/players/${f.users.player.id}/withdrawals`,
+    body: () => ({ amountMinor: 1_000 }),
+  },
+  'GET /api/v1/users': { access: ['supervisor'], url: () => '/api/v1/users' },
+  'POST /api/v1/users': {
+    access: ['supervisor'],
+    url: () => '/api/v1/users',
+    body: (f) => ({ username: `new${f.next()}`, password: 'a long password', role: 'cashier' }),
+  },
+  'GET /api/v1/journal': {
+    access: ['inspector', 'supervisor'],
+    url: () => '/api/v1/journal?after=0&limit=5',
+  },
+  'GET /api/v1/journal/verify': {
+    access: ['inspector', 'supervisor'],
+    url: () => '/api/v1/journal/verify',
+  },
+  'GET /api/v1/tables/:tableId/house-options': {
+    access: ['supervisor', 'inspector'],
+    url: () => `/api/v1/tables/${IDLE}/house-options`,
+  },
+  'POST /api/v1/tables/:tableId/house-options/proposals': {
+    access: ['supervisor'],
+    url: () => `/api/v1/tables/${IDLE}/house-options/proposals`,
+    body: (f) => ({
+      proposalId: `p${f.next()}`,
+      options: { displayBoard: false },
+      adoptionDate: isoDay(30),
+    }),
+  },
+  'POST /api/v1/tables/:tableId/house-options/proposals/:proposalId/authorization': {
+    access: ['inspector'],
+    url: () => `/api/v1/tables/${IDLE}/house-options/proposals/seed-proposal/authorization`,
+    body: () => ({ reference: 'DICJ 1/2026', authorizedOn: new Date().toISOString().slice(0, 10) }),
+  },
+  'POST /api/v1/tables/:tableId/house-options/proposals/:proposalId/withdrawal': {
+    access: ['supervisor'],
+    url: () => `/api/v1/tables/${IDLE}/house-options/proposals/seed-proposal/withdrawal`,
+    body: () => ({ reason: 'changed our mind' }),
+  },
+  'GET /api/v1/holidays': { access: 'any', url: () => '/api/v1/holidays' },
+  'POST /api/v1/holidays': {
+    access: ['supervisor'],
+    url: () => '/api/v1/holidays',
+    body: () => JSON.parse(HOLIDAYS_2027) as unknown,
+  },
+  'POST /api/v1/tables/:tableId/dice-changed': {
+    access: ['croupier', 'supervisor'],
+    url: () => `/api/v1/tables/${LEVER}/dice-changed`,
+    body: (f) => ({ reason: 'worn edges', diceSetId: `set-${f.next()}` }),
+  },
+  'GET /api/v1/tables/:tableId/reports/daily': {
+    access: ['inspector', 'supervisor'],
+    url: () => `/api/v1/tables/${T}/reports/daily?date=${new Date().toISOString().slice(0, 10)}`,
+  },
+};
+
+/** What a caller should get from a route of this access. */
+function expected(access: Access, caller: Caller): '2xx' | 401 | 403 {
+  if (access === 'public') return '2xx';
+  if (caller === 'anonymous' || caller === 'forged' || caller === 'expired') return 401;
+  if (access === 'any' || access.includes(caller)) return '2xx';
+  return 403;
+}
+
+interface World {
+  readonly app: App;
+  readonly store: Store;
+  readonly fixture: Fixture;
+  token(caller: Caller): Promise<string | undefined>;
+}
+
+/** A table with betting open and the player's bet `seed-bet` on it, and an idle second table. */
+async function world(store: Store): Promise<World> {
+  const app = await buildApp({ store, logger: false });
+  const service = app.ctx.service;
+  await service.createTable({ ...defaultTableSettings(T), bettingTimerMs: null });
+  await service.createTable({ ...defaultTableSettings(IDLE), bettingTimerMs: null });
+  await service.createTable({ ...defaultTableSettings(LEVER), shaker: 'lever' });
+  const users = await seedRoles(store);
+  const opening = [
+    { type: 'cover' },
+    { type: 'fasten-latches' },
+    { type: 'trigger-shaker' },
+    { type: 'open-betting' },
+  ] as const;
+  for (const command of opening) {
+    const outcome = await service.execute({ tableId: T, command });
+    if (!outcome.ok) throw new Error(`${command.type}: ${outcome.rejection.code}`);
+  }
+  const placed = await service.execute({
+    tableId: T,
+    command: {
+      type: 'place-bet',
+      betId: 'seed-bet',
+      playerId: users.player.id,
+      spot: 'big',
+      stakeMinor: 1_000,
+    },
+  });
+  if (!placed.ok) throw new Error(`seed bet: ${placed.rejection.code}`);
+  let n = 0;
+  const now = app.ctx.clock();
+  const proposal = await app.fastify.inject({
+    method: 'POST',
+    url: `/api/v1/tables/${IDLE}/house-options/proposals`,
+    headers: { authorization: `Bearer ${await sessionToken(store, users.supervisor, now)}` },
+    payload: {
+      proposalId: 'seed-proposal',
+      options: { displayBoard: false },
+      adoptionDate: isoDay(30),
+    },
+  });
+  if (proposal.statusCode !== 201) throw new Error(`seed proposal: ${proposal.body}`);
+  return {
+    app,
+    store,
+    fixture: { users, next: () => ++n },
+    async token(caller) {
+      if (caller === 'anonymous') return undefined;
+      if (caller === 'forged') return forgedToken();
+      if (caller === 'expired') return sessionToken(store, users.player, now, { expired: true });
+      return sessionToken(store, users[caller], now);
+    },
+  };
+}
+
+const routeKey = (route: { method: string; url: string }): string => `${route.method} ${route.url}`;
+
+withStores('roles', (h) => {
+  it('has a row for every route the app declares, and no row for a route it does not', async () => {
+    const store = await h.open();
+    const app = await buildApp({ store, logger: false });
+    try {
+      expect(app.ctx.routes.map(routeKey).sort()).toEqual(Object.keys(ROWS).sort());
+      for (const spec of app.ctx.routes) expect(spec.roles).toEqual(ROWS[routeKey(spec)]!.access);
+    } finally {
+      await app.shutdown();
+    }
+  });
+
+  describe.each(Object.entries(ROWS))('%s', (key, row) => {
+    it('answers every caller as its roles say', async () => {
+      const w = await world(await h.open());
+      const [method] = key.split(' ') as ['GET' | 'POST' | 'DELETE' | 'PATCH'];
+      const wrong: string[] = [];
+      try {
+        for (const caller of CALLERS) {
+          const token = await w.token(caller);
+          const body = row.body?.(w.fixture);
+          const response = await w.app.fastify.inject({
+            method,
+            url: row.url(w.fixture),
+            headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+            ...(body === undefined ? {} : { payload: body as object }),
+          });
+          const want = expected(row.access, caller);
+          const got = response.statusCode;
+          const ok = want === '2xx' ? got >= 200 && got < 300 : got === want;
+          if (!ok) wrong.push(`${caller}: wanted ${want}, got ${got} ${response.body}`);
+          if (got >= 400) {
+            const { error } = response.json<{ error: { code: string; message: string } }>();
+            expect(typeof error.message).toBe('string');
+            if (want === 401) expect(error.code).toBe('unauthenticated');
+            if (want === 403) expect(error.code).toBe('forbidden');
+          }
+        }
+      } finally {
+        await w.app.shutdown();
+      }
+      expect(wrong).toEqual([]);
+    });
+  });
+
+  it('serves health, readiness, metrics and the OpenAPI document to everyone', async () => {
+    const w = await world(await h.open());
+    try {
+      for (const url of ['/healthz', '/readyz', '/metrics', '/openapi.json']) {
+        for (const caller of CALLERS) {
+          const token = await w.token(caller);
+          const response = await w.app.fastify.inject({
+            url,
+            headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+          });
+          expect(response.statusCode, `${caller} ${url}`).toBe(200);
+        }
+      }
+      const doc = (await w.app.fastify.inject({ url: '/openapi.json' })).json<{
+        paths: Record<string, Record<string, unknown>>;
+      }>();
+      for (const spec of w.app.ctx.routes) {
+        const path = spec.url.replace(/:([A-Za-z]+)/g, '{$1}');
+        expect(doc.paths[path]?.[spec.method.toLowerCase()], routeKey(spec)).toBeDefined();
+      }
+    } finally {
+      await w.app.shutdown();
+    }
+  });
+
+  it("lets every session watch a table's socket, refuses dead tokens, and lets only players bet", async () => {
+    const w = await world(await h.open());
+    await w.app.fastify.ready();
+    try {
+      for (const caller of CALLERS) {
+        const token = await w.token(caller);
+        const headers = token === undefined ? {} : { authorization: `Bearer ${token}` };
+        // Listening from the start: the hello may come before the open promise resolves.
+        let messages: Record<string, unknown>[] = [];
+        const connecting = w.app.fastify.injectWS(
+          `/api/v1/tables/${T}/ws`,
+          { headers },
+          { onInit: (ws) => void (messages = collect(ws)) },
+        );
+        if (caller === 'forged' || caller === 'expired') {
+          await expect(connecting, caller).rejects.toThrow(/401/);
+          continue;
+        }
+        const socket = await connecting;
+        await until(() => messages.some((m) => m['type'] === 'hello'));
+        socket.send(
+          JSON.stringify({
+            type: 'place-bet',
+            requestId: 'r1',
+            betId: `ws-${caller}`,
+            spot: 'small',
+            stakeMinor: 1_000,
+          }),
+        );
+        await until(() => messages.some((m) => m['requestId'] === 'r1'));
+        const answer = messages.find((m) => m['requestId'] === 'r1')!;
+        if (caller === 'player') expect(answer['type'], caller).toBe('ack');
+        else expect(answer, caller).toMatchObject({ type: 'error', error: { code: 'forbidden' } });
+        socket.terminate();
+      }
+    } finally {
+      await w.app.shutdown();
+    }
+  });
+});
+
+function collect(socket: WebSocket): Record<string, unknown>[] {
+  const messages: Record<string, unknown>[] = [];
+  socket.on('message', (data: Buffer) => {
+    messages.push(JSON.parse(data.toString('utf8')) as Record<string, unknown>);
+  });
+  return messages;
+}
+
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

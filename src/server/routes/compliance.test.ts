@@ -1,0 +1,374 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../../journal/index.js';
+import { type Role, type Store, type User } from '../../ledger/index.js';
+import { withStores } from '../../ledger/testing.js';
+import { DEFAULT_PAYTABLE } from '../../rules/index.js';
+import {
+  createLeverTable,
+  leverRound,
+  macauMs,
+  playLeverRounds,
+  REPORT_TABLE_NAME,
+  seedReportDay,
+  testClock,
+  type TestClock,
+} from '../../service/compliance-testing.js';
+import type { DailyReport } from '../../compliance/index.js';
+import { type FairnessReport, FairnessService } from '../../service/fairness.js';
+import type { CalendarYear } from '../../service/holidays.js';
+import type { HouseOptionsView, ProposalView } from '../../service/house-options.js';
+import type { Command } from '../../table/index.js';
+import { defaultTableSettings } from '../../service/table-settings.js';
+import { type App, buildApp } from '../app.js';
+import { errorHandler } from '../http-error.js';
+import { seedRoles, sessionToken } from '../testing.js';
+import { fairnessView } from './compliance.js';
+
+const T = 'T1';
+
+interface Answer {
+  readonly status: number;
+  readonly body: string;
+  readonly type: string;
+  json<T>(): T;
+}
+
+interface ErrorAnswer {
+  readonly error: {
+    readonly code: string;
+    readonly message: string;
+    readonly article?: string;
+    readonly issues?: readonly { readonly code: string }[];
+  };
+}
+
+const errorOf = (a: Answer) => a.json<ErrorAnswer>().error;
+
+const ODDS_24 = { ...DEFAULT_PAYTABLE, totalOdds: { '5/16': 24, '6/15': 14 } };
+
+interface World {
+  readonly app: App;
+  readonly store: Store;
+  readonly clock: TestClock;
+  readonly users: Record<Role, User>;
+  /** An in-process request as `role` (a fresh session at the test clock's time), or anonymous. */
+  call(role: Role | null, method: 'GET' | 'POST', url: string, body?: unknown): Promise<Answer>;
+}
+
+async function world(store: Store, start = macauMs('2026-03-02', 10)): Promise<World> {
+  const clock = testClock(start);
+  const app = await buildApp({ store, clock: clock.now, logger: false });
+  const users = await seedRoles(store);
+  return {
+    app,
+    store,
+    clock,
+    users,
+    async call(role, method, url, body) {
+      const token = role === null ? undefined : await sessionToken(store, users[role], clock.now());
+      const response = await app.fastify.inject({
+        method,
+        url,
+        headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+        ...(body === undefined ? {} : { payload: body as object }),
+      });
+      return {
+        status: response.statusCode,
+        json: <T>() => response.json<T>(),
+        body: response.body,
+        type: String(response.headers['content-type']),
+      };
+    },
+  };
+}
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const start = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const proposals = `/api/v1/tables/${T}/house-options/proposals`;
+
+withStores('compliance routes', (h) => {
+  describe('house options (Art. 8)', () => {
+    it('proposes, records the DICJ authorization, and adopts after the round is paid', async () => {
+      const w = await world(await h.open());
+      try {
+        await createLeverTable(w.app.ctx.service, T);
+        const body = {
+          proposalId: 'P1',
+          options: { paytable: ODDS_24 },
+          adoptionDate: '2026-03-06',
+        };
+        expect((await w.call('croupier', 'POST', proposals, body)).status).toBe(403);
+        const created = await w.call('supervisor', 'POST', proposals, body);
+        expect(created.status).toBe(201);
+        expect(created.json<ProposalView>()).toMatchObject({ proposalId: 'P1', status: 'pending' });
+
+        const late = await w.call('supervisor', 'POST', proposals, {
+          ...body,
+          proposalId: 'P2',
+          adoptionDate: '2026-03-04',
+        });
+        expect(late.status).toBe(409);
+        expect(errorOf(late)).toMatchObject({ code: 'request_not_timely', article: '8' });
+        const again = await w.call('supervisor', 'POST', proposals, body);
+        expect(errorOf(again)).toMatchObject({ code: 'proposal_id_taken', article: '8' });
+        const badOdds = await w.call('supervisor', 'POST', proposals, {
+          ...body,
+          proposalId: 'P3',
+          options: { paytable: { ...ODDS_24, totalOdds: { '5/16': 31, '6/15': 14 } } },
+        });
+        expect(errorOf(badOdds)).toMatchObject({ code: 'paytable_invalid', article: '6.6' });
+        const badDate = await w.call('supervisor', 'POST', proposals, {
+          ...body,
+          adoptionDate: '2026-02-30',
+        });
+        expect(badDate.status).toBe(400);
+
+        const authorization = `${proposals}/P1/authorization`;
+        const dicj = { reference: 'DICJ/2026/0042', authorizedOn: '2026-03-02' };
+        expect((await w.call('supervisor', 'POST', authorization, dicj)).status).toBe(403);
+        const authorized = await w.call('inspector', 'POST', authorization, dicj);
+        expect(authorized.status).toBe(200);
+        expect(authorized.json<ProposalView>()).toMatchObject({
+          status: 'authorized',
+          authorization: { reference: 'DICJ/2026/0042' },
+        });
+        const unknown = await w.call('inspector', 'POST', `${proposals}/P9/authorization`, dicj);
+        expect(unknown.status).toBe(404);
+        expect(errorOf(unknown).code).toBe('proposal_unknown');
+
+        // 6 March: mid-round nothing changes; the pay-all of the round adopts it.
+        w.clock.at('2026-03-06', 9);
+        // The server names the croupier itself: the HTTP bodies carry no croupierId.
+        const commands = leverRound({ dice: [1, 1, 3] }).map((c: Command) =>
+          Object.fromEntries(Object.entries(c).filter(([k]) => k !== 'croupierId')),
+        );
+        for (const command of commands.slice(0, -1)) {
+          const step = await w.call('croupier', 'POST', `/api/v1/tables/${T}/commands`, command);
+          expect(step.status, String(command['type'])).toBe(200);
+        }
+        const view = `/api/v1/tables/${T}/house-options`;
+        expect((await w.call('inspector', 'GET', view)).json<HouseOptionsView>()).toMatchObject({
+          current: { version: 1 },
+          betweenRounds: false,
+        });
+        await w.call('croupier', 'POST', `/api/v1/tables/${T}/commands`, { type: 'pay-all' });
+        await until(
+          async () =>
+            (await w.call('inspector', 'GET', view)).json<HouseOptionsView>().current.version === 2,
+        );
+        const table = (await w.call(null, 'GET', `/api/v1/tables/${T}`)).json<{
+          paytable: { totalOdds: unknown };
+        }>();
+        expect(table.paytable.totalOdds).toEqual({ '5/16': 24, '6/15': 14 });
+        const state = (await w.call('supervisor', 'GET', view)).json<HouseOptionsView>();
+        expect(state.proposals.map((p) => `${p.proposalId}:${p.status}`)).toEqual(['P1:adopted']);
+        expect((await w.call('croupier', 'GET', view)).status).toBe(403);
+
+        const closed = await w.call('supervisor', 'POST', `${proposals}/P1/withdrawal`, {});
+        expect(errorOf(closed)).toMatchObject({ code: 'proposal_closed', article: '8' });
+        expect((await w.call('inspector', 'GET', `/api/v1/tables/T9/house-options`)).status).toBe(
+          404,
+        );
+      } finally {
+        await w.app.shutdown();
+      }
+    });
+
+    it('withdraws a pending proposal', async () => {
+      const w = await world(await h.open());
+      try {
+        await createLeverTable(w.app.ctx.service, T);
+        const body = {
+          proposalId: 'P1',
+          options: { displayBoard: false },
+          adoptionDate: '2026-03-09',
+        };
+        expect((await w.call('supervisor', 'POST', proposals, body)).status).toBe(201);
+        const withdrawn = await w.call('supervisor', 'POST', `${proposals}/P1/withdrawal`, {
+          reason: 'not needed',
+        });
+        expect(withdrawn.status).toBe(200);
+        expect(withdrawn.json<ProposalView>()).toMatchObject({
+          status: 'withdrawn',
+          closed: { reason: 'withdrawn' },
+        });
+      } finally {
+        await w.app.shutdown();
+      }
+    });
+  });
+
+  it('lists holiday years to anyone logged in and loads a year for a supervisor', async () => {
+    const w = await world(await h.open());
+    try {
+      const listed = await w.call('player', 'GET', '/api/v1/holidays');
+      expect(listed.status).toBe(200);
+      expect(listed.json<CalendarYear[]>().map((y) => y.year)).toEqual([2026, 2027]);
+      expect((await w.call(null, 'GET', '/api/v1/holidays')).status).toBe(401);
+      const list = {
+        year: 2028,
+        source: 'test list',
+        official: false,
+        days: [{ date: '2028-01-01', name: "New Year's Day", kind: 'holiday' }],
+      };
+      expect((await w.call('inspector', 'POST', '/api/v1/holidays', list)).status).toBe(403);
+      const invalid = await w.call('supervisor', 'POST', '/api/v1/holidays', {
+        ...list,
+        days: [{ date: '2028-02-30', name: 'x', kind: 'holiday' }, list.days[0], list.days[0]],
+      });
+      expect(invalid.status).toBe(400);
+      expect(errorOf(invalid)).toMatchObject({ code: 'holiday_list_invalid', article: '8' });
+      expect(errorOf(invalid).issues!.map((i) => i.code)).toEqual([
+        'holiday-date-invalid',
+        'holiday-date-duplicate',
+      ]);
+      const loaded = await w.call('supervisor', 'POST', '/api/v1/holidays', list);
+      expect(loaded.status).toBe(201);
+      expect(loaded.json<CalendarYear>()).toMatchObject({
+        year: 2028,
+        origin: 'loaded',
+        loadedBy: w.users.supervisor.id,
+      });
+      const after = (await w.call('croupier', 'GET', '/api/v1/holidays')).json<CalendarYear[]>();
+      expect(after.map((y) => `${y.year}:${y.origin}`)).toEqual([
+        '2026:bundled',
+        '2027:bundled',
+        '2028:loaded',
+      ]);
+    } finally {
+      await w.app.shutdown();
+    }
+  });
+
+  it('records new dice at a lever table between rounds, for a croupier or a supervisor', async () => {
+    const w = await world(await h.open());
+    try {
+      await createLeverTable(w.app.ctx.service, T);
+      await w.app.ctx.service.createTable({ ...defaultTableSettings('E1'), bettingTimerMs: null });
+      const url = `/api/v1/tables/${T}/dice-changed`;
+      const first = await w.call('croupier', 'POST', url, { reason: 'new shift' });
+      expect(first.status).toBe(201);
+      expect(first.json<unknown>()).toMatchObject({
+        type: 'dice-changed',
+        diceSetId: '2026-03-02#1',
+      });
+      const named = await w.call('supervisor', 'POST', url, {
+        reason: 'chipped',
+        diceSetId: 'S-77',
+      });
+      expect(named.json<unknown>()).toMatchObject({
+        diceSetId: 'S-77',
+        changedBy: w.users.supervisor.id,
+      });
+      expect((await w.call('inspector', 'POST', url, { reason: 'x' })).status).toBe(403);
+      expect((await w.call('croupier', 'POST', url, {})).status).toBe(400);
+      const electronic = await w.call('croupier', 'POST', '/api/v1/tables/E1/dice-changed', {
+        reason: 'x',
+      });
+      expect(electronic.status).toBe(409);
+      expect(errorOf(electronic)).toMatchObject({ code: 'dice_not_physical', article: '1.2' });
+      await w.call('croupier', 'POST', `/api/v1/tables/${T}/commands`, { type: 'cover' });
+      const midRound = await w.call('croupier', 'POST', url, { reason: 'x' });
+      expect(midRound.status).toBe(409);
+      expect(errorOf(midRound).code).toBe('table_mid_round');
+    } finally {
+      await w.app.shutdown();
+    }
+  });
+
+  it('shows the fairness figures, alerts and detection power to inspectors and supervisors', async () => {
+    const w = await world(await h.open());
+    await createLeverTable(w.app.ctx.service, T);
+    await playLeverRounds(
+      w.app.ctx.service,
+      T,
+      Array.from({ length: 30 }, () => ({ dice: [6, 6, 6] as const })),
+      30,
+    );
+    const raised = async () =>
+      (await w.call('inspector', 'GET', '/api/v1/journal?after=0&limit=1000'))
+        .json<JournalEntry[]>()
+        .filter((e) => e.type === 'fairness-alert-raised');
+    // The app's own monitor journals the alerts once the rounds are paid.
+    await until(async () => (await raised()).length === 2);
+    // The compliance view mounted alone (routes/inspector.ts may hold the URL in the full app),
+    // on a second monitor made after the play: it restores from the journal, alerts included.
+    const fairness = new FairnessService({ store: w.store, tables: w.app.ctx.service });
+    const bare = Fastify({ logger: false });
+    bare.setErrorHandler(errorHandler);
+    fairnessView(bare, { ...w.app.ctx, routes: [] }, { fairness });
+    try {
+      for (const app of [w.app.fastify, bare]) {
+        const token = await sessionToken(w.store, w.users.inspector, w.clock.now());
+        const response = await app.inject({
+          url: `/api/v1/tables/${T}/fairness`,
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(response.statusCode).toBe(200);
+        expect(response.json<unknown>()).toMatchObject({ tableId: T, rollSeq: 30 });
+      }
+      const token = await sessionToken(w.store, w.users.supervisor, w.clock.now());
+      const answer = (
+        await bare.inject({
+          url: `/api/v1/tables/${T}/fairness`,
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json<FairnessReport>();
+      expect(answer.window).toMatchObject({ span: 'window', rolls: 30 });
+      expect(answer.activeAlerts.map((a) => `${a.span}/${a.test}`).sort()).toEqual([
+        'since-dice-change/faces',
+        'window/faces',
+      ]);
+      expect(answer.detectionPower).toHaveLength(6);
+      const player = await sessionToken(w.store, w.users.player, w.clock.now());
+      const refused = await bare.inject({
+        url: `/api/v1/tables/${T}/fairness`,
+        headers: { authorization: `Bearer ${player}` },
+      });
+      expect(refused.statusCode).toBe(403);
+      // The second monitor restored the alerts: it raised none again.
+      expect(await raised()).toHaveLength(2);
+    } finally {
+      fairness.close();
+      await bare.close();
+      await w.app.shutdown();
+    }
+  });
+
+  it("serves a table's day as JSON, CSV and a printable page", async () => {
+    const store = await h.open();
+    await seedReportDay(store);
+    const w = await world(store, macauMs('2026-03-08'));
+    try {
+      const url = `/api/v1/tables/${T}/reports/daily?date=2026-03-06`;
+      const json = await w.call('inspector', 'GET', url);
+      expect(json.status).toBe(200);
+      expect(json.json<{ tableName: string; report: DailyReport }>()).toMatchObject({
+        tableName: REPORT_TABLE_NAME,
+        report: { rounds: 2, voidRolls: 1, handleMinor: 21_000, holdMinor: -68_000 },
+      });
+      const csv = await w.call('supervisor', 'GET', `${url}&format=csv`);
+      expect(csv.type).toBe('text/csv; charset=utf-8');
+      expect(csv.body.split('\r\n')[1]).toMatch(/^T1,2026-03-06,MOP,2,1,5,21000,89000,-68000,/);
+      const html = await w.call('inspector', 'GET', `${url}&format=html`);
+      expect(html.type).toBe('text/html; charset=utf-8');
+      expect(html.body).toContain('Salon &lt;Privé&gt; &amp; &quot;VIP&quot;');
+      expect(html.body).toContain('Generated 2026-03-08 12:00:00 (UTC+8)');
+      expect((await w.call('croupier', 'GET', url)).status).toBe(403);
+      expect((await w.call('inspector', 'GET', `${url}&format=pdf`)).status).toBe(400);
+      const badDate = `/api/v1/tables/${T}/reports/daily?date=2026-13-01`;
+      expect((await w.call('inspector', 'GET', badDate)).status).toBe(400);
+      const noTable = '/api/v1/tables/T9/reports/daily?date=2026-03-06';
+      expect((await w.call('inspector', 'GET', noTable)).status).toBe(404);
+    } finally {
+      await w.app.shutdown();
+    }
+  });
+});
