@@ -4,6 +4,7 @@
  */
 import type { Benchmark } from './harness.js';
 import { durableBetsSqlite } from './durable-bets.js';
+import { floorNodesBenchmark } from './floor-nodes.js';
 import { settleBenchmark } from './settle.js';
 import { settleRoundPostgres, settleRoundSqlite } from './settle-round.js';
 import { transferBatchPostgres, transferBatchSqlite } from './transfer-batch.js';
@@ -17,6 +18,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   transferBatchSqlite,
   transferBatchPostgres,
   wsPlayersBenchmark,
+  floorNodesBenchmark,
 ];
 
 async function main(argv: readonly string[]): Promise<number> {
