@@ -283,10 +283,14 @@ async function startServer(): Promise<Server> {
   const published = new Map<string, { atNs: bigint; loopMs: number; companions: number[] }>();
   const hub = app.ctx.hub;
   const publish = hub.publish.bind(hub);
+  // The hub may be handed a commit twice (the floor's journal follower): the first time counts.
+  let publishedSeq = 0;
   hub.publish = (tableId: string, events: readonly PublishedEvent[]) => {
     const atNs = now();
     publish(tableId, events);
     const loopMs = Number(now() - atNs) / 1e6;
+    if (events.every((e) => e.seq <= publishedSeq)) return;
+    publishedSeq = Math.max(publishedSeq, ...events.map((e) => e.seq));
     // The sizes of the frames that went out before each event in the same commit (as shared).
     const sizes = events.map((e) =>
       Buffer.byteLength(JSON.stringify({ type: 'event', seq: e.seq, event: e.event })),
