@@ -145,7 +145,7 @@ async function call(
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  const answer = (await response.json()) as unknown;
+  const answer = await response.json();
   if (response.status >= 300)
     throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
   return answer;
@@ -199,14 +199,14 @@ function startNode(dbUrl: string, port: number): Promise<ChildProcess> {
       () => reject(new Error(`node on ${port} did not start: ${out}`)),
       60_000,
     );
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes('Cussec is serving')) {
         clearTimeout(timer);
         resolve(child);
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`node on ${port} exited ${code}: ${out}`)));
   });
 }

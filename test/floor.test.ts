@@ -24,7 +24,9 @@ const PG_CLUSTER = existsSync('/etc/postgresql')
   ? execFileSync('ls', ['/etc/postgresql']).toString().trim().split('\n')[0]
   : undefined;
 const CAN_RESTART_PG =
-  PG_CLUSTER !== undefined && process.getuid?.() === 0 && process.env['CUSSEC_TEST_NO_PG_RESTART'] === undefined;
+  PG_CLUSTER !== undefined &&
+  process.getuid?.() === 0 &&
+  process.env['CUSSEC_TEST_NO_PG_RESTART'] === undefined;
 
 if (BASE_URL === undefined)
   console.warn(
@@ -78,14 +80,14 @@ function startNode(dbUrl: string, port: number, dataDir: string): Promise<ChildP
       () => reject(new Error(`node on ${port} did not start: ${out}`)),
       30_000,
     );
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes('Cussec is serving')) {
         clearTimeout(timer);
         resolve(child);
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`node on ${port} exited ${code}: ${out}`)));
   });
 }
@@ -213,7 +215,7 @@ describe.skipIf(BASE_URL === undefined)('a floor of three nodes on one PostgreSQ
     // The dead node comes back and serves again; then PostgreSQL restarts under all three.
     n1.process = await startNode(dbUrl, n1.port, `/tmp/${dbName}-0`);
     if (CAN_RESTART_PG) {
-      execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', PG_CLUSTER!, 'main', 'restart']);
+      execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', PG_CLUSTER, 'main', 'restart']);
     }
     await playRound(3, false);
 

@@ -16,17 +16,18 @@ withStores('floor', (h) => {
     const store = await h.open();
     let now = Date.now();
     const published: PublishedEvent[] = [];
-    let floor: Floor | undefined;
+    const node: { floor?: Floor } = {};
     const service = new TableService({
       store,
       clock: () => now,
       publish: (t, e) => {
         published.push(...e);
-        floor?.committed(t, e);
+        node.floor?.committed(t, e);
       },
     });
     await service.createTable({ ...defaultTableSettings('T1'), bettingTimerMs: 1_000 });
-    floor = new Floor({ store, service, clock: () => now, publish: () => undefined });
+    const floor = new Floor({ store, service, clock: () => now, publish: () => undefined });
+    node.floor = floor;
     await floor.start();
     try {
       for (const c of open) await service.execute({ tableId: 'T1', command: c });
