@@ -3,15 +3,15 @@
  * nodes on one PostgreSQL, players spread over the nodes, all betting on one
  * table. The 1-node run is the baseline of the 2- and 3-node runs.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { openPgStore } from '../src/ledger/index.js';
 import { newToken, tokenHash } from '../src/server/auth.js';
 import { hashPassword } from '../src/server/passwords.js';
 import { deposit, openWallet } from '../src/service/cage.js';
 import { type Benchmark, round } from './harness.js';
+import { freePort, startServe } from '../test/serve-process.js';
 import { PG_FALLBACK_URL } from './databases.js';
 
 const PLAYERS = 60;
@@ -160,57 +160,6 @@ async function login(port: number, username: string, password: string): Promise<
   return ((await response.json()) as { token: string }).token;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address !== null
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-function startNode(dbUrl: string, port: number): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'serve',
-      '--db',
-      dbUrl,
-      '--port',
-      String(port),
-      '--demo',
-    ],
-    {
-      env: { ...process.env, CUSSEC_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(
-      () => reject(new Error(`node on ${port} did not start: ${out}`)),
-      60_000,
-    );
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Cussec is serving')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`node on ${port} exited ${code}: ${out}`)));
-  });
-}
-
 /** The server the benchmark makes its databases on, if one answers. */
 async function pgBaseUrl(): Promise<string | undefined> {
   const url = process.env['CUSSEC_TEST_PG_URL'] || PG_FALLBACK_URL;
@@ -223,4 +172,10 @@ async function pgBaseUrl(): Promise<string | undefined> {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+function startNode(dbUrl: string, port: number): Promise<ChildProcess> {
+  return startServe(['--db', dbUrl, '--port', String(port), '--demo'], {
+    CUSSEC_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD,
+  });
 }

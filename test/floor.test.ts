@@ -8,13 +8,13 @@
  * It restarts PostgreSQL, so it runs alone, after the other suites
  * (vitest.floor.config.ts, the last step of `npm test`).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPgStore, type Store, walletAccount } from '../src/ledger/index.js';
+import { freePort, startServe } from './serve-process.js';
 import { http, SocketClient } from './server-harness.js';
 
 const BASE_URL = process.env['CUSSEC_TEST_PG_URL'];
@@ -37,59 +37,6 @@ interface Node {
   readonly port: number;
   readonly base: string;
   process: ChildProcess;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address !== null
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-function startNode(dbUrl: string, port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'serve',
-      '--db',
-      dbUrl,
-      '--port',
-      String(port),
-      '--data',
-      dataDir,
-      '--demo',
-    ],
-    {
-      env: { ...process.env, CUSSEC_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(
-      () => reject(new Error(`node on ${port} did not start: ${out}`)),
-      30_000,
-    );
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Cussec is serving')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`node on ${port} exited ${code}: ${out}`)));
-  });
 }
 
 async function login(base: string, username: string, password = DEMO_PASSWORD): Promise<string> {
@@ -249,3 +196,9 @@ describe.skipIf(BASE_URL === undefined)('a floor of three nodes on one PostgreSQ
     watcher.socket.close();
   }, 180_000);
 });
+
+function startNode(dbUrl: string, port: number, dataDir: string): Promise<ChildProcess> {
+  return startServe(['--db', dbUrl, '--port', String(port), '--data', dataDir, '--demo'], {
+    CUSSEC_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD,
+  });
+}

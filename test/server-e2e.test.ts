@@ -10,7 +10,6 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -28,6 +27,7 @@ import {
   sleep,
   until,
 } from './server-harness.js';
+import { freePort } from './serve-process.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DEMO_PASSWORD = 'cussec-demo-1';
@@ -149,20 +149,6 @@ class ServerProcess {
   get running(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address !== null
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 let dir = '';

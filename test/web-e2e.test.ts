@@ -26,7 +26,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -40,6 +39,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { compilePaytable, type Dice, type Paytable, settle, spotById } from '../src/rules/index.js';
 import { DICT } from '../web/src/i18n/dict.js';
 import { chipLabel, formatMoney } from '../web/src/logic/money.js';
+import { freePort } from './serve-process.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -87,20 +87,6 @@ function buildWebIfStale(): void {
   execFileSync(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', 'web', '--logLevel', 'warn'], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address !== null
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
   });
 }
 
