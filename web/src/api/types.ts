@@ -17,18 +17,9 @@ export interface Me {
   readonly wallet: { readonly balanceMinor: number; readonly currency: string } | null;
 }
 
-export type Phase =
-  | 'idle'
-  | 'covered'
-  | 'latched'
-  | 'shaking'
-  | 'shaken'
-  | 'betting'
-  | 'closed'
-  | 'lifted'
-  | 'voided'
-  | 'revealed'
-  | 'paid';
+/** The round's phases are the round machine's own (docs/table.md). */
+export type { Phase } from '../../../src/table/types.js';
+import type { Phase } from '../../../src/table/types.js';
 
 export type Triple = readonly [number, number, number];
 

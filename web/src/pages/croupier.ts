@@ -22,7 +22,7 @@ import { h, replaceChildren } from '../ui/dom.js';
 import { LayoutBoard } from '../ui/layout-board.js';
 import { shell } from '../ui/shell.js';
 import { toast, toastError } from '../ui/status.js';
-import { Countdown, liveBadge, phasePill } from '../ui/widgets.js';
+import { Countdown, tableBar } from '../ui/widgets.js';
 import {
   diceEntry,
   eventLog,
@@ -220,25 +220,8 @@ class CroupierPage implements Page {
   private renderBar(): void {
     const v = this.view;
     if (v === null) return;
-    replaceChildren(
-      this.parts.bar,
-      h('h1', { class: 'table-name' }, v.name),
-      h(
-        'span',
-        { class: 'round-no' },
-        `${t('app.round')} ${v.roundNo}`,
-        v.rollNo > 1 ? ` · ${t('app.roll')} ${v.rollNo}` : '',
-      ),
-      phasePill(v.phase),
-      this.countdown.el,
-      h(
-        'span',
-        { class: 'limits' },
-        `${t(`inspector.shaker.${v.shaker}`)} · ${t('croupier.betCount')} ${v.betCount} · ${t('croupier.staked')} ${formatMoney(v.totalStakeMinor, v.currency)}`,
-      ),
-      liveBadge(this.live),
-    );
-    this.tick();
+    const details = `${t(`inspector.shaker.${v.shaker}`)} · ${t('croupier.betCount')} ${v.betCount} · ${t('croupier.staked')} ${formatMoney(v.totalStakeMinor, v.currency)}`;
+    replaceChildren(this.parts.bar, ...tableBar(v, this.countdown.el, details, this.live));
   }
 
   private renderSteps(): void {

@@ -23,7 +23,7 @@ import { h, replaceChildren } from '../ui/dom.js';
 import { LayoutBoard } from '../ui/layout-board.js';
 import { shell } from '../ui/shell.js';
 import { toast, toastError } from '../ui/status.js';
-import { Countdown, liveBadge, phasePill } from '../ui/widgets.js';
+import { Countdown, tableBar } from '../ui/widgets.js';
 import { betsPanel, chipRack, resultPanel, sealPanel, winsBySpot } from './player-panels.js';
 import type { Page } from './page.js';
 
@@ -391,25 +391,11 @@ class PlayerPage implements Page {
   private renderBar(): void {
     const v = this.view;
     if (v === null) return;
-    replaceChildren(
-      this.parts.bar,
-      h('h1', { class: 'table-name' }, v.name),
-      h(
-        'span',
-        { class: 'round-no' },
-        `${t('app.round')} ${v.roundNo}`,
-        v.rollNo > 1 ? ` · ${t('app.roll')} ${v.rollNo}` : '',
-      ),
-      phasePill(v.phase),
-      this.countdown.el,
-      h(
-        'span',
-        { class: 'limits' },
-        t('player.limits', { min: this.money(v.stakeMinorMin), max: this.money(v.stakeMinorMax) }),
-      ),
-      liveBadge(this.live),
-    );
-    this.tick();
+    const details = t('player.limits', {
+      min: this.money(v.stakeMinorMin),
+      max: this.money(v.stakeMinorMax),
+    });
+    replaceChildren(this.parts.bar, ...tableBar(v, this.countdown.el, details, this.live));
   }
 
   private renderRack(): void {

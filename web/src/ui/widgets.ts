@@ -10,6 +10,36 @@ export function phasePill(phase: Phase): HTMLElement {
   return h('span', { class: `phase-pill phase-${phase}` }, t(`phase.${phase}`));
 }
 
+/**
+ * The bar above a table page: name, round and roll, phase, countdown, a line of
+ * details (limits for a player, stakes for the croupier) and the live state.
+ */
+export function tableBar(
+  v: {
+    readonly name: string;
+    readonly roundNo: number;
+    readonly rollNo: number;
+    readonly phase: Phase;
+  },
+  countdown: HTMLElement,
+  details: string,
+  live: LiveStatus,
+): HTMLElement[] {
+  return [
+    h('h1', { class: 'table-name' }, v.name),
+    h(
+      'span',
+      { class: 'round-no' },
+      `${t('app.round')} ${v.roundNo}`,
+      v.rollNo > 1 ? ` · ${t('app.roll')} ${v.rollNo}` : '',
+    ),
+    phasePill(v.phase),
+    countdown,
+    h('span', { class: 'limits' }, details),
+    liveBadge(live),
+  ];
+}
+
 export function liveBadge(status: LiveStatus): HTMLElement {
   return h(
     'span',
