@@ -111,7 +111,7 @@ async function settleRound(
   const elapsed = seconds(start);
   const events = [...(revealed.ok ? revealed.events : []), ...(paid.ok ? paid.events : [])];
   const prizes = events.find((e) => e.event.type === 'prizes-paid')!.event;
-  const payouts = prizes.type === 'prizes-paid' ? prizes.payouts.length : 0;
+  const payouts = prizes.type === 'prizes-paid' ? prizes.payoutCount : 0;
   // One stakes-collected transfer, then a payout a winning bet (src/service/money.ts).
   const transfers = 1 + payouts;
   return { seconds: elapsed, rows: transfers + events.length, transfers };

@@ -22,8 +22,8 @@ import { runCli } from '../src/cli/testing.js';
 import { createPrng } from '../src/dice/index.js';
 import { inPlayAccount, type Store, walletAccount } from '../src/ledger/index.js';
 import { openExistingStore } from '../src/service/open-store.js';
-import { readTableJournal } from '../src/service/round-snapshot.js';
-import type { RoundEvent } from '../src/table/index.js';
+import { readTableJournal, StandingBets } from '../src/service/round-snapshot.js';
+import { type RoundEvent, type Settlement, settlementOf } from '../src/table/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SEED = process.env['CUSSEC_KILL_SEED'] ?? '20240601';
@@ -84,6 +84,8 @@ async function checkWallets(store: Store): Promise<{ wallets: number; rounds: nu
     expected.set(playerId, (expected.get(playerId) ?? 0) + amount);
   const bets = new Set<string>();
   const paidRounds = new Set<string>();
+  const standing = new Map<string, StandingBets>();
+  let settlement: Settlement | null = null;
   for (let from = 1; ;) {
     const page = await store.readJournal({ fromSeq: from, limit: 5_000 });
     for (const entry of page) {
@@ -93,6 +95,10 @@ async function checkWallets(store: Store): Promise<{ wallets: number; rounds: nu
       if (entry.tableId === null) continue;
       const event = entry.payload as RoundEvent;
       const round = `${event.tableId}:${event.roundNo}`;
+      const tableBets = standing.get(event.tableId) ?? new StandingBets();
+      standing.set(event.tableId, tableBets);
+      tableBets.apply(event);
+      if (event.type === 'round-settled') settlement = settlementOf(event, tableBets.list);
       if (event.type === 'bet-placed') {
         const id = `${round}:${event.bet.betId}`;
         expect(bets.has(id), `bet ${id} recorded twice`).toBe(false);
@@ -103,7 +109,8 @@ async function checkWallets(store: Store): Promise<{ wallets: number; rounds: nu
       if (event.type === 'prizes-paid') {
         expect(paidRounds.has(round), `round ${round} paid twice`).toBe(false);
         paidRounds.add(round);
-        for (const payout of event.payouts) add(payout.playerId, payout.returnedMinor);
+        expect(settlement?.totalReturnedMinor).toBe(event.totalReturnedMinor);
+        for (const r of settlement!.results) if (r.returnedMinor > 0) add(r.playerId, r.returnedMinor);
       }
     }
     if (page.length < 5_000) break;

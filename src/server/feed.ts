@@ -5,23 +5,16 @@
  *   bytes for every client, serialised once.
  * - `summary` (`?feed=summary`, for tables with many players): the client's own
  *   bet events only, with the stakes by spot as a `stakes` message a few times a
- *   second instead of everyone's bets; and the lists of bets in `betting-opened`
- *   (standingBets), `round-settled` (results) and `prizes-paid` (payouts) cut
- *   down to the client's own. Everything else as in `all`. With N players the
- *   `all` feed sends N messages per bet to N sockets and lists N results to each
- *   of them: N² in both; `summary` keeps each socket's traffic to its own bets.
+ *   second instead of everyone's bets; the bets standing in `betting-opened`
+ *   (standingBets) cut down to the client's own; and `round-settled` without
+ *   its `returnsMinor`, which is aligned with everyone's bets. Everything else as
+ *   in `all`. With N players the `all` feed sends N messages per bet to N
+ *   sockets: N² in all; `summary` keeps each socket's traffic to its own bets.
  */
 import type { RoundEvent } from '../table/index.js';
 
 export type Feed = 'all' | 'summary';
 export const FEEDS: readonly Feed[] = ['all', 'summary'];
-
-/** Events whose per-bet list a summary client gets cut down to its own bets. */
-const LISTS: Partial<Record<RoundEvent['type'], string>> = {
-  'betting-opened': 'standingBets',
-  'round-settled': 'results',
-  'prizes-paid': 'payouts',
-};
 
 export const isBetEvent = (event: RoundEvent): boolean =>
   event.type === 'bet-placed' || event.type === 'bet-withdrawn';
@@ -29,6 +22,7 @@ export const isBetEvent = (event: RoundEvent): boolean =>
 /** One event's frames: the shared one, and per player where the summary feed cuts a list. */
 export class EventFrames {
   private sharedFrame: Buffer | undefined;
+  private summaryFrame: Buffer | undefined;
   private readonly own = new Map<string, Buffer>();
   private byPlayer: Map<string, unknown[]> | undefined;
   private prefix = '';
@@ -46,26 +40,38 @@ export class EventFrames {
   for(feed: Feed, playerId: string | undefined): Buffer | null {
     if (feed === 'all') return this.shared();
     const event = this.event;
-    if (event.type === 'bet-placed' || event.type === 'bet-withdrawn')
-      return event.bet.playerId === playerId ? this.shared() : null;
-    const list = LISTS[event.type];
-    return list === undefined ? this.shared() : this.cut(list, playerId ?? '');
+    switch (event.type) {
+      case 'bet-placed':
+      case 'bet-withdrawn':
+        return event.bet.playerId === playerId ? this.shared() : null;
+      case 'betting-opened':
+        return this.ownStandingBets(playerId ?? '');
+      case 'round-settled': {
+        const { returnsMinor: _everyones, ...rest } = event;
+        return (this.summaryFrame ??= frame(this.seq, rest));
+      }
+      default:
+        return this.shared();
+    }
   }
 
-  private cut(list: string, playerId: string): Buffer {
+  private ownStandingBets(playerId: string): Buffer {
     if (this.byPlayer === undefined) {
       this.byPlayer = new Map();
-      const { [list]: items, ...rest } = this.event as unknown as Record<string, unknown>;
-      for (const item of items as { playerId: string }[]) {
-        const mine = this.byPlayer.get(item.playerId);
-        if (mine === undefined) this.byPlayer.set(item.playerId, [item]);
-        else mine.push(item);
+      const { standingBets, ...rest } = this.event as Extract<
+        RoundEvent,
+        { type: 'betting-opened' }
+      >;
+      for (const bet of standingBets) {
+        const mine = this.byPlayer.get(bet.playerId);
+        if (mine === undefined) this.byPlayer.set(bet.playerId, [bet]);
+        else mine.push(bet);
       }
       // The list goes last, so each client's frame is this prefix, its own list, and `}}`.
       const whole = JSON.stringify({
         type: 'event',
         seq: this.seq,
-        event: { ...rest, [list]: [] },
+        event: { ...rest, standingBets: [] },
       });
       this.prefix = whole.slice(0, -'[]}}'.length);
     }

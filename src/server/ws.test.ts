@@ -167,7 +167,7 @@ withStores('table socket', (h) => {
 });
 
 withStores('summary feed', (h) => {
-  it('sends a player its own bets, the stakes by spot, and only its own results', async () => {
+  it('sends a player its own bets, the stakes by spot, and no list of all the returns', async () => {
     const store = await h.open();
     const { app, player: a, token } = await setup(store);
     const [b] = await seedUsers(store, 'player', 1, { prefix: 'b', fundMinor: 1_000_000 });
@@ -191,11 +191,13 @@ withStores('summary feed', (h) => {
     await watcher.next((m) => m['type'] === 'stakes');
     await run(app, FINISH);
     const settled = await summary.event('round-settled');
-    expect((settled['results'] as { betId: string }[]).map((r) => r.betId)).toEqual(['a1']);
+    expect(settled).not.toHaveProperty('returnsMinor');
     expect(settled['totalStakeMinor']).toBe(3_000);
-    expect((await watcher.event('round-settled'))['results']).toEqual([]);
+    expect(await watcher.event('round-settled')).toEqual(settled);
+    // The full feed has each bet's return, in the order the bets were placed.
     const full = await everything.event('round-settled');
-    expect((full['results'] as unknown[]).length).toBe(2);
+    expect((full['returnsMinor'] as number[]).length).toBe(2);
+    expect({ ...full, returnsMinor: undefined }).toEqual({ ...settled, returnsMinor: undefined });
     await summary.event('prizes-paid');
     expect(summary.eventTypes().filter((t) => t === 'bet-placed')).toHaveLength(1);
     expect(everything.eventTypes().filter((t) => t === 'bet-placed')).toHaveLength(2);

@@ -15,9 +15,9 @@ import {
   walletAccount,
 } from '../ledger/index.js';
 import { compilePaytable, type CompiledPaytable, settle } from '../rules/index.js';
-import type { PlacedBet, RoundEvent, Settlement } from '../table/index.js';
+import { type RoundEvent, type Settlement, settlementOf } from '../table/index.js';
 import { transfersFor } from './money.js';
-import { settlementOf } from './round-snapshot.js';
+import { StandingBets } from './round-snapshot.js';
 import type { TableSettings } from './table-settings.js';
 
 export type AuditCheck = 'chain' | 'settlement' | 'commitment' | 'ledger' | 'balance';
@@ -43,7 +43,7 @@ const PAGE = 5_000;
 
 interface TableReplay {
   paytable: CompiledPaytable;
-  bets: PlacedBet[];
+  bets: StandingBets;
   settlement: Settlement | null;
   commitments: Map<number, string>;
 }
@@ -120,7 +120,12 @@ function replayEntry(
     const table = tables.get(entry.tableId);
     const paytable = compilePaytable(settings.paytable);
     if (table === undefined)
-      tables.set(entry.tableId, { paytable, bets: [], settlement: null, commitments: new Map() });
+      tables.set(entry.tableId, {
+        paytable,
+        bets: new StandingBets(),
+        settlement: null,
+        commitments: new Map(),
+      });
     else table.paytable = paytable;
     return [];
   }
@@ -140,22 +145,16 @@ function replayRoundEvent(
   event: RoundEvent,
   currency: Store['currency'],
 ): TransferInput[] {
+  table.bets.apply(event);
   switch (event.type) {
     case 'dome-covered':
       if (event.newRound) {
-        table.bets = [];
         table.settlement = null;
         table.commitments.clear();
       }
       break;
     case 'betting-opened':
       if (event.commitmentHex !== null) table.commitments.set(event.rollNo, event.commitmentHex);
-      break;
-    case 'bet-placed':
-      table.bets.push({ ...event.bet, placedAtMs: event.atMs });
-      break;
-    case 'bet-withdrawn':
-      table.bets = table.bets.filter((b) => b.betId !== event.bet.betId);
       break;
     case 'dice-revealed':
       checkCommitment(table, seq, event);
@@ -197,34 +196,34 @@ function checkCommitment(
     );
 }
 
-/** Art. 6 again, from the journal alone: the bets standing and the dice give the settlement. */
+/**
+ * Art. 6 again, from the journal alone: the bets standing and the dice give
+ * each bet's return, which must be the one recorded, as must the totals.
+ */
 function checkSettlement(
   table: TableReplay,
   seq: number,
   event: Extract<RoundEvent, { type: 'round-settled' }>,
 ): Settlement {
-  const settled = settle(table.paytable, event.dice, table.bets);
-  const recorded = settlementOf(event);
-  const same =
-    settled.length === recorded.results.length &&
-    settled.every((s, i) => {
-      const r = recorded.results[i]!;
-      return (
-        r.betId === table.bets[i]!.betId &&
-        r.stakeMinor === s.stakeMinor &&
-        r.winMinor === s.winMinor &&
-        r.returnedMinor === s.returnedMinor
-      );
-    });
-  const total = settled.reduce((sum, s) => sum + s.returnedMinor, 0);
-  if (!same || total !== recorded.totalReturnedMinor) {
+  const bets = table.bets.list;
+  const settled = settle(table.paytable, event.dice, bets);
+  const returns = event.returnsMinor;
+  let stake = 0;
+  let returned = 0;
+  let same = Array.isArray(returns) && returns.length === settled.length;
+  for (let i = 0; same && i < settled.length; i++) {
+    same = returns[i] === settled[i]!.returnedMinor;
+    stake += settled[i]!.stakeMinor;
+    returned += settled[i]!.returnedMinor;
+  }
+  if (!same || stake !== event.totalStakeMinor || returned !== event.totalReturnedMinor) {
     fail(
       'settlement',
       seq,
       `journal entry ${seq}: round ${event.roundNo} of table ${event.tableId} does not settle to what was recorded`,
     );
   }
-  return recorded;
+  return settlementOf(event, bets);
 }
 
 function cageTransfers(

@@ -1,6 +1,7 @@
 /**
  * A table's report for one Macau day, from the journal alone: the rounds
- * settled that day (`round-settled`, with every bet's stake and return), the
+ * settled that day (`round-settled`, with every bet's return, aligned with
+ * the round's `bet-placed` and `bet-withdrawn` entries), the
  * void rolls of those rounds (`roll-voided`, Art. 3.3) and the Art. 6.6 odds in
  * force for each (`table-created`, `table-settings-changed`), turned into the
  * plain input of `dailyReports` (src/compliance) and rendered as JSON, CSV or
@@ -25,9 +26,9 @@ import {
 } from '../compliance/index.js';
 import type { Store } from '../ledger/index.js';
 import type { TotalOdds } from '../rules/index.js';
-import type { RoundEvent } from '../table/index.js';
+import { type RoundEvent, type Settlement, settlementOf } from '../table/index.js';
 import { renderDailyReportHtml } from './daily-report-html.js';
-import { readTableJournal } from './round-snapshot.js';
+import { readTableJournal, StandingBets } from './round-snapshot.js';
 import type { TableSettings } from './table-settings.js';
 
 export type ReportFormat = 'json' | 'csv' | 'html';
@@ -68,10 +69,12 @@ export async function readTableDay(
   let settings: TableSettings | undefined;
   let voidRolls = 0;
   const rounds: SettledRound[] = [];
+  const bets = new StandingBets();
   for await (const entry of readTableJournal(store, tableId, 1)) {
     // Past the day, once the table's settings are known: the rest is later play.
     if (entry.atMs > readUntilMs && settings !== undefined) break;
     const payload = entry.payload as { settings?: TableSettings } & Partial<RoundEvent>;
+    bets.apply(payload as RoundEvent);
     if (entry.type === 'table-created' || entry.type === 'table-settings-changed') {
       settings = payload.settings;
     } else if (
@@ -85,7 +88,8 @@ export async function readTableDay(
     } else if (entry.type === 'round-settled') {
       const settled = payload as Settled;
       if (macauDate(settled.atMs) === date && settings !== undefined) {
-        rounds.push(settledRound(settled, voidRolls, settings.paytable.totalOdds));
+        const settlement = settlementOf(settled, bets.list);
+        rounds.push(settledRound(settled, settlement, voidRolls, settings.paytable.totalOdds));
       }
     }
   }
@@ -109,12 +113,17 @@ export async function readTableDay(
   return { tableId, tableName, date, report, input };
 }
 
-function settledRound(event: Settled, voidRolls: number, totalOdds: TotalOdds): SettledRound {
+function settledRound(
+  event: Settled,
+  settlement: Settlement,
+  voidRolls: number,
+  totalOdds: TotalOdds,
+): SettledRound {
   return {
     roundId: String(event.roundNo),
     settledAtMs: event.atMs,
     voidRolls,
-    bets: event.results.map((r) => ({
+    bets: settlement.results.map((r) => ({
       ...(r.betId.length <= REPORT_ID_LENGTH_MAX ? { betId: r.betId } : {}),
       spot: r.spot,
       stakeMinor: r.stakeMinor,

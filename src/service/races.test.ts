@@ -7,9 +7,9 @@ import { expect, it } from 'vitest';
 import { createPrng, type RandomSource } from '../dice/index.js';
 import { inPlayAccount, type Store, walletAccount } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
-import type { Command, RoundEvent } from '../table/index.js';
+import { type Command, type RoundEvent, settlementOf } from '../table/index.js';
 import { deposit, openWallet } from './cage.js';
-import { readTableJournal } from './round-snapshot.js';
+import { readTableJournal, StandingBets } from './round-snapshot.js';
 import { defaultTableSettings } from './table-settings.js';
 import { type CommandOutcome, TableService } from './table-service.js';
 
@@ -165,12 +165,15 @@ withStores('races at the table', (h) => {
     const settled = events.find((e) => e.type === 'round-settled')!;
     if (settled.type !== 'round-settled') throw new Error('unreachable');
     const payouts = await store.transfersByReference(`round:${T}:1`);
-    const winners = settled.results.filter((r) => r.returnedMinor > 0);
+    const standing = new StandingBets();
+    for (const e of events) standing.apply(e);
+    const { results } = settlementOf(settled, standing.list);
+    const winners = results.filter((r) => r.returnedMinor > 0);
     expect(winners.length).toBeGreaterThan(0);
     expect(payouts.filter((t) => t.kind === 'payout')).toHaveLength(winners.length);
     expect(payouts.filter((t) => t.kind === 'stakes-collected')).toHaveLength(1);
     for (const playerId of PLAYERS) {
-      const own = settled.results.filter((r) => r.playerId === playerId);
+      const own = results.filter((r) => r.playerId === playerId);
       const net = own.reduce((s, r) => s - r.stakeMinor + r.returnedMinor, 0);
       expect(await balance(store, walletAccount(playerId).id)).toBe(FUNDS_MINOR + net);
     }

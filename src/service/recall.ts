@@ -14,7 +14,13 @@ import { verifyReveal } from '../dice/index.js';
 import type { JournalEntry } from '../journal/index.js';
 import { PAGE_ROWS_MAX, type Store, walletAccount } from '../ledger/index.js';
 import type { Dice } from '../rules/index.js';
-import { EVENT_TYPES, type RoundEvent, type SealedRoll, type VoidReason } from '../table/index.js';
+import {
+  EVENT_TYPES,
+  type RoundEvent,
+  type SealedRoll,
+  settlementOf,
+  type VoidReason,
+} from '../table/index.js';
 import { roundReference } from './money.js';
 import { readTableJournal, RECENT_ROUNDS_MAX, type RoundHeader } from './round-snapshot.js';
 
@@ -278,11 +284,9 @@ class RoundBuilder {
     this.settled = true;
     this.winningSpots = event.winningSpots;
     this.totalReturnedMinor = event.totalReturnedMinor;
-    for (const r of event.results) {
-      const bet = this.bets.get(r.betId);
-      if (bet !== undefined)
-        this.bets.set(r.betId, { ...bet, winMinor: r.winMinor, returnedMinor: r.returnedMinor });
-    }
+    const standing = [...this.bets.values()].filter((b) => b.withdrawnAtMs === null);
+    for (const r of settlementOf(event, standing).results)
+      this.bets.set(r.betId, { ...this.bets.get(r.betId)!, winMinor: r.winMinor, returnedMinor: r.returnedMinor });
   }
 
   playerIds(): string[] {

@@ -14,6 +14,7 @@ import {
   type RoundEvent,
   type RoundState,
   type Settlement,
+  settlementOf,
 } from '../table/index.js';
 
 export interface RoundHeader extends Omit<RoundState, 'bets' | 'withdrawnBetIds' | 'settlement'> {
@@ -70,30 +71,35 @@ export async function foldRound(
   base: RoundState,
   entries: AsyncIterable<JournalEntry>,
 ): Promise<RoundState> {
-  const bets: PlacedBet[] = [];
-  const withdrawn: string[] = [];
+  const bets = new StandingBets();
   let settlement: Settlement | null = null;
   for await (const entry of entries) {
     const event = entry.payload as RoundEvent;
-    if (event.type === 'bet-placed') {
-      bets.push({ ...event.bet, placedAtMs: event.atMs });
-    } else if (event.type === 'bet-withdrawn') {
-      const at = bets.findIndex((b) => b.betId === event.bet.betId);
-      if (at >= 0) bets.splice(at, 1);
-      withdrawn.push(event.bet.betId);
-    } else if (event.type === 'round-settled') {
-      settlement = settlementOf(event);
-    }
+    bets.apply(event);
+    if (event.type === 'round-settled') settlement = settlementOf(event, bets.list);
   }
-  return { ...base, bets, withdrawnBetIds: withdrawn, settlement };
+  return { ...base, bets: bets.list, withdrawnBetIds: bets.withdrawnIds, settlement };
 }
 
-export function settlementOf(event: Extract<RoundEvent, { type: 'round-settled' }>): Settlement {
-  return {
-    dice: event.dice,
-    winningSpots: event.winningSpots,
-    results: event.results,
-    totalStakeMinor: event.totalStakeMinor,
-    totalReturnedMinor: event.totalReturnedMinor,
-  };
+/**
+ * A round's standing bets in the order they were placed, folded from its
+ * entries: the order a settlement's returns are aligned with (Art. 3.4: bets
+ * stand through void rolls; a new round starts with none).
+ */
+export class StandingBets {
+  list: PlacedBet[] = [];
+  withdrawnIds: string[] = [];
+
+  apply(event: RoundEvent): void {
+    if (event.type === 'dome-covered' && event.newRound) {
+      this.list = [];
+      this.withdrawnIds = [];
+    } else if (event.type === 'bet-placed') {
+      this.list.push({ ...event.bet, placedAtMs: event.atMs });
+    } else if (event.type === 'bet-withdrawn') {
+      const at = this.list.findIndex((b) => b.betId === event.bet.betId);
+      if (at >= 0) this.list.splice(at, 1);
+      this.withdrawnIds.push(event.bet.betId);
+    }
+  }
 }

@@ -398,10 +398,10 @@ class DeferredMoneyRefused extends Error {
 
 /**
  * What an idempotency record keeps of an answer. An accepted command's events
- * are in the journal already, and a reveal's round-settled carries every
- * result of the round (1.1 MB at 10,000 bets): the record keeps their seqs and
- * a replay reads them back. Refusals are small and kept whole, and so are
- * records written before this form, which hold the whole answer.
+ * are in the journal already (a reveal's round-settled holds a return for each
+ * bet of the round): the record keeps their seqs and a replay reads them back.
+ * Refusals are small and kept whole, and so are records written before this
+ * form, which hold the whole answer.
  */
 type StoredOutcome = CommandOutcome | { readonly ok: true; readonly eventSeqs: readonly number[] };
 

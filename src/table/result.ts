@@ -13,6 +13,7 @@ import type {
   RoundEvent,
   RoundState,
   Settlement,
+  SettlementRecord,
   TableConfig,
   TransitionResult,
 } from './types.js';
@@ -52,6 +53,38 @@ export function settleRound(
   };
 }
 
+/** What the journal keeps of a settlement: each bet's return, aligned with the bets. */
+export function settlementRecord(settlement: Settlement): SettlementRecord {
+  const { results, ...rest } = settlement;
+  return { ...rest, returnsMinor: results.map((r) => r.returnedMinor) };
+}
+
+/**
+ * The whole settlement again from its record and the round's standing bets, in
+ * the order they were placed: the bets the returns are aligned with. A record
+ * that does not fit its bets means the journal is not what the table wrote.
+ */
+export function settlementOf(record: SettlementRecord, bets: readonly PlacedBet[]): Settlement {
+  const { returnsMinor, ...rest } = record;
+  if (returnsMinor.length !== bets.length) {
+    throw new Error(
+      `settlement: ${returnsMinor.length} returns recorded for ${bets.length} standing bets`,
+    );
+  }
+  const results = bets.map((bet, i): BetResult => {
+    const returnedMinor = returnsMinor[i]!;
+    return {
+      betId: bet.betId,
+      playerId: bet.playerId,
+      spot: bet.spot,
+      stakeMinor: bet.stakeMinor,
+      winMinor: returnedMinor === 0 ? 0 : returnedMinor - bet.stakeMinor,
+      returnedMinor,
+    };
+  });
+  return { ...rest, results };
+}
+
 function settled(
   config: TableConfig,
   state: RoundState,
@@ -61,7 +94,11 @@ function settled(
 ): TransitionResult {
   const settlement = settleRound(config, dice, state.bets);
   const nextState = next(state, { phase: 'revealed', settlement }, now);
-  const event = { type: 'round-settled', ...base(config, nextState, now), ...settlement } as const;
+  const event = {
+    type: 'round-settled',
+    ...base(config, nextState, now),
+    ...settlementRecord(settlement),
+  } as const;
   return { ok: true, state: nextState, events: [announced, event] };
 }
 
@@ -124,7 +161,7 @@ export function payAll(
   const event = {
     type: 'prizes-paid',
     ...base(config, nextState, now),
-    payouts: settlement.results.filter((r) => r.returnedMinor > 0),
+    payoutCount: settlement.results.reduce((n, r) => (r.returnedMinor > 0 ? n + 1 : n), 0),
     totalReturnedMinor: settlement.totalReturnedMinor,
     croupierId: croupierOf(command),
   } as const;

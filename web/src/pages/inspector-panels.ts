@@ -171,9 +171,7 @@ function recallRound(r: Record<string, unknown>, money: (m: unknown) => string):
         h('span', { class: 'art-badge' }, art('3.3')),
       );
     });
-  const bets = (
-    Array.isArray(r['bets']) ? r['bets'] : Array.isArray(r['results']) ? r['results'] : []
-  ) as unknown[];
+  const bets = (Array.isArray(r['bets']) ? r['bets'] : []) as unknown[];
   const players = (Array.isArray(r['players']) ? (r['players'] as unknown[]) : []).filter(isRecord);
   return panel(
     title,
