@@ -26,6 +26,7 @@ import {
   USER_COLUMNS,
   USER_SECRET_COLUMNS,
 } from './sql-columns.js';
+import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { SqliteTxDriver } from './sqlite-driver.js';
 import { migrateSqlite } from './sqlite-migrate.js';
 import {
@@ -96,12 +97,10 @@ function mutexFor(path: string, waitingMax: number): Mutex {
  * SQLite's default checkpoints the WAL inside the commit that takes it past
  * 1,000 pages, so every few settlements one commit also copied megabytes into
  * the database file and synced it. The store checkpoints instead shortly after
- * commits, between transactions, where it delays no acknowledgement and copies
- * a page rewritten by many commits once. The automatic checkpoint stays, far
- * higher, in case the scheduled ones cannot keep up.
+ * commits, on another thread (SqliteCheckpointer). The automatic checkpoint
+ * stays, far higher, in case those cannot keep up.
  */
 const WAL_AUTOCHECKPOINT_PAGES = 16_384;
-const CHECKPOINT_DELAY_MS = 100;
 
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
   const clock = options.clock ?? Date.now;
@@ -122,7 +121,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     await mutex.run(() => Promise.resolve(migrateSqlite(writer, options.currency, clock())));
     const reader = new Database(options.path, { readonly: true });
     reader.pragma(`busy_timeout = ${busyTimeoutMs}`);
-    return new SqliteStore(writer, reader, options.currency, clock, mutex);
+    const checkpointer = new SqliteCheckpointer(options.path, busyTimeoutMs);
+    return new SqliteStore(writer, reader, options.currency, clock, mutex, checkpointer);
   } catch (error) {
     writer.close();
     throw error;
@@ -134,7 +134,6 @@ class SqliteStore implements Store {
   readonly cluster = new SingleNodeCluster();
   private readonly driver: SqliteTxDriver;
   private closed = false;
-  private checkpointTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly writer: Database.Database,
@@ -142,6 +141,7 @@ class SqliteStore implements Store {
     readonly currency: Currency,
     private readonly clock: () => number,
     private readonly mutex: Mutex,
+    private readonly checkpointer: SqliteCheckpointer,
   ) {
     this.driver = new SqliteTxDriver(writer);
   }
@@ -155,7 +155,7 @@ class SqliteStore implements Store {
         const value = await fn(tx);
         tx.close();
         this.writer.exec('COMMIT');
-        this.scheduleCheckpoint();
+        this.checkpointer.schedule();
         return value;
       } catch (error) {
         tx.close();
@@ -163,22 +163,6 @@ class SqliteStore implements Store {
         throw error;
       }
     });
-  }
-
-  /** A passive checkpoint after the commits of the next moment, in turn with transactions. */
-  private scheduleCheckpoint(): void {
-    if (this.checkpointTimer !== undefined) return;
-    this.checkpointTimer = setTimeout(() => {
-      this.checkpointTimer = undefined;
-      this.mutex
-        .run(() => {
-          // PASSIVE never waits for readers; what it cannot copy now the next one will.
-          if (!this.closed) this.writer.pragma('wal_checkpoint(PASSIVE)');
-          return Promise.resolve();
-        })
-        .catch(() => undefined);
-    }, CHECKPOINT_DELAY_MS);
-    this.checkpointTimer.unref();
   }
 
   private all<R>(sql: string, ...params: unknown[]): Promise<R[]> {
@@ -397,7 +381,7 @@ class SqliteStore implements Store {
       this.closed = true;
       return Promise.resolve();
     });
-    clearTimeout(this.checkpointTimer);
+    await this.checkpointer.close();
     await this.cluster.close();
     this.reader.close();
     this.writer.close();
