@@ -3,9 +3,9 @@
  * croupier (lever table) or revealed from the seal (electronic table), the
  * round is settled with src/rules, and pay-all marks every prize paid.
  */
-import { type Dice, isDice, outcomeIndex, settle, SPOT_COUNT, spotById } from '../rules/index.js';
+import { type Dice, isDice, outcomeIndex, SPOT_COUNT, spotById } from '../rules/index.js';
 import { reject } from './rejections.js';
-import { base, croupierOf, next, totalStakeMinor } from './state.js';
+import { base, croupierOf, next } from './state.js';
 import type {
   BetResult,
   Command,
@@ -27,36 +27,55 @@ export function winningSpots(config: TableConfig, dice: Dice): string[] {
   return config.paytable.paytable.spots.filter((id) => multipliers[row + spotById(id)!.index]! > 0);
 }
 
-/** Settles the round's standing bets with the table's paytable (Arts. 5–7 via src/rules). */
+/**
+ * Settles the round's standing bets with the table's paytable (Arts. 5–7):
+ * src/rules' `settle` in one pass that also builds the results and the
+ * returns the journal keeps. Every bet was validated when placed; one the
+ * layout does not offer is a programming error and throws.
+ */
 export function settleRound(
   config: TableConfig,
   dice: Dice,
   bets: readonly PlacedBet[],
 ): Settlement {
-  const settled = settle(config.paytable, dice, bets);
-  const results: BetResult[] = bets.map((bet, i) => ({
-    betId: bet.betId,
-    playerId: bet.playerId,
-    spot: bet.spot,
-    stakeMinor: bet.stakeMinor,
-    winMinor: settled[i]!.winMinor,
-    returnedMinor: settled[i]!.returnedMinor,
-  }));
+  const row = outcomeIndex(dice) * SPOT_COUNT;
+  const { returnMultipliers, offered } = config.paytable;
+  const results = new Array<BetResult>(bets.length);
+  const returnsMinor = new Array<number>(bets.length);
+  let totalStakeMinor = 0;
   let totalReturnedMinor = 0;
-  for (const r of results) totalReturnedMinor += r.returnedMinor;
+  for (let i = 0; i < bets.length; i++) {
+    const bet = bets[i]!;
+    const spot = spotById(bet.spot);
+    if (spot === undefined || offered[spot.index] !== 1 || !(bet.stakeMinor > 0))
+      throw new Error(`settleRound: invalid bet ${JSON.stringify(bet)}`);
+    const returnedMinor = bet.stakeMinor * returnMultipliers[row + spot.index]!;
+    results[i] = {
+      betId: bet.betId,
+      playerId: bet.playerId,
+      spot: bet.spot,
+      stakeMinor: bet.stakeMinor,
+      winMinor: returnedMinor === 0 ? 0 : returnedMinor - bet.stakeMinor,
+      returnedMinor,
+    };
+    returnsMinor[i] = returnedMinor;
+    totalStakeMinor += bet.stakeMinor;
+    totalReturnedMinor += returnedMinor;
+  }
   return {
     dice: [dice[0], dice[1], dice[2]],
     winningSpots: winningSpots(config, dice),
+    returnsMinor,
     results,
-    totalStakeMinor: totalStakeMinor(bets),
+    totalStakeMinor,
     totalReturnedMinor,
   };
 }
 
 /** What the journal keeps of a settlement: each bet's return, aligned with the bets. */
 export function settlementRecord(settlement: Settlement): SettlementRecord {
-  const { results, ...rest } = settlement;
-  return { ...rest, returnsMinor: results.map((r) => r.returnedMinor) };
+  const { dice, winningSpots, returnsMinor, totalStakeMinor, totalReturnedMinor } = settlement;
+  return { dice, winningSpots, returnsMinor, totalStakeMinor, totalReturnedMinor };
 }
 
 /**
@@ -65,7 +84,7 @@ export function settlementRecord(settlement: Settlement): SettlementRecord {
  * that does not fit its bets means the journal is not what the table wrote.
  */
 export function settlementOf(record: SettlementRecord, bets: readonly PlacedBet[]): Settlement {
-  const { returnsMinor, ...rest } = record;
+  const { dice, winningSpots, returnsMinor, totalStakeMinor, totalReturnedMinor } = record;
   if (returnsMinor.length !== bets.length) {
     throw new Error(
       `settlement: ${returnsMinor.length} returns recorded for ${bets.length} standing bets`,
@@ -82,7 +101,7 @@ export function settlementOf(record: SettlementRecord, bets: readonly PlacedBet[
       returnedMinor,
     };
   });
-  return { ...rest, results };
+  return { dice, winningSpots, returnsMinor, results, totalStakeMinor, totalReturnedMinor };
 }
 
 function settled(

@@ -108,8 +108,8 @@ export interface SettlementRecord {
   readonly totalReturnedMinor: number;
 }
 
-/** A settled round with each bet's whole result, as the service holds it in memory. */
-export interface Settlement extends Omit<SettlementRecord, 'returnsMinor'> {
+/** A settled round with each bet's whole result too, as the service holds it in memory. */
+export interface Settlement extends SettlementRecord {
   readonly results: readonly BetResult[];
 }
 
