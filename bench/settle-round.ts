@@ -97,7 +97,7 @@ async function placeRound(service: TableService, prng: Prng, roundNo: number): P
 async function settleRound(
   service: TableService,
   roundNo: number,
-): Promise<{ seconds: number; rows: number; transfers: number }> {
+): Promise<{ seconds: number; revealSeconds: number; rows: number; transfers: number }> {
   const key = (step: string) => `bench:${TABLE}:${roundNo}:${step}`;
   const start = process.hrtime.bigint();
   const revealed = await must(
@@ -108,6 +108,7 @@ async function settleRound(
     }),
     'reveal-dice',
   );
+  const revealSeconds = seconds(start);
   const paid = await must(
     service.execute({ tableId: TABLE, command: { type: 'pay-all' }, idempotencyKey: key('pay') }),
     'pay-all',
@@ -118,7 +119,7 @@ async function settleRound(
   const payouts = prizes.type === 'prizes-paid' ? prizes.payoutCount : 0;
   // One stakes-collected transfer, then a payout a winning bet (src/service/money.ts).
   const transfers = 1 + payouts;
-  return { seconds: elapsed, rows: transfers + events.length, transfers };
+  return { seconds: elapsed, revealSeconds, rows: transfers + events.length, transfers };
 }
 
 async function measure(db: BenchDatabase, log: (line: string) => void) {
@@ -151,7 +152,8 @@ async function measure(db: BenchDatabase, log: (line: string) => void) {
     baselines.push(settled.rows / baselineSeconds);
     ratios.push(baselineSeconds / settled.seconds);
     log(
-      `  round ${r}: ${settled.rows} rows (${settled.transfers} transfers) in ${(settled.seconds * 1e3).toFixed(1)} ms; ` +
+      `  round ${r}: ${settled.rows} rows (${settled.transfers} transfers) in ${(settled.seconds * 1e3).toFixed(1)} ms ` +
+        `(reveal ${(settled.revealSeconds * 1e3).toFixed(1)}); ` +
         `baseline ${(baselineSeconds * 1e3).toFixed(1)} ms`,
     );
   }

@@ -23,7 +23,7 @@ import { createPrng } from '../src/dice/index.js';
 import { inPlayAccount, type Store, walletAccount } from '../src/ledger/index.js';
 import { openExistingStore } from '../src/service/open-store.js';
 import { readTableJournal, StandingBets } from '../src/service/round-snapshot.js';
-import { type RoundEvent, type Settlement, settlementOf } from '../src/table/index.js';
+import { type BetResult, betResults, type RoundEvent } from '../src/table/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SEED = process.env['CUSSEC_KILL_SEED'] ?? '20240601';
@@ -85,7 +85,7 @@ async function checkWallets(store: Store): Promise<{ wallets: number; rounds: nu
   const bets = new Set<string>();
   const paidRounds = new Set<string>();
   const standing = new Map<string, StandingBets>();
-  let settlement: Settlement | null = null;
+  let results: BetResult[] = [];
   for (let from = 1; ;) {
     const page = await store.readJournal({ fromSeq: from, limit: 5_000 });
     for (const entry of page) {
@@ -98,7 +98,7 @@ async function checkWallets(store: Store): Promise<{ wallets: number; rounds: nu
       const tableBets = standing.get(event.tableId) ?? new StandingBets();
       standing.set(event.tableId, tableBets);
       tableBets.apply(event);
-      if (event.type === 'round-settled') settlement = settlementOf(event, tableBets.list);
+      if (event.type === 'round-settled') results = betResults(tableBets.list, event);
       if (event.type === 'bet-placed') {
         const id = `${round}:${event.bet.betId}`;
         expect(bets.has(id), `bet ${id} recorded twice`).toBe(false);
@@ -109,8 +109,9 @@ async function checkWallets(store: Store): Promise<{ wallets: number; rounds: nu
       if (event.type === 'prizes-paid') {
         expect(paidRounds.has(round), `round ${round} paid twice`).toBe(false);
         paidRounds.add(round);
-        expect(settlement?.totalReturnedMinor).toBe(event.totalReturnedMinor);
-        for (const r of settlement!.results) if (r.returnedMinor > 0) add(r.playerId, r.returnedMinor);
+        const returned = results.reduce((sum, r) => sum + r.returnedMinor, 0);
+        expect(returned).toBe(event.totalReturnedMinor);
+        for (const r of results) if (r.returnedMinor > 0) add(r.playerId, r.returnedMinor);
       }
     }
     if (page.length < 5_000) break;

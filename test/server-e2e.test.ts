@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyReveal } from '../src/dice/index.js';
 import { DEFAULT_COMPILED, DEFAULT_PAYTABLE, type Dice, settle } from '../src/rules/index.js';
-import { REJECTION_CODES, type RoundEvent, settlementOf } from '../src/table/index.js';
+import { betResults, REJECTION_CODES, type RoundEvent } from '../src/table/index.js';
 import { StandingBets } from '../src/service/round-snapshot.js';
 import {
   type ErrorAnswer,
@@ -610,23 +610,23 @@ describe('cussec serve, end to end', () => {
     expect(record.winningSpots.length).toBeGreaterThan(0);
     const expected = settle(DEFAULT_COMPILED, record.dice, placed.list);
     expect(record.returnsMinor).toEqual(expected.map((r) => r.returnedMinor));
-    const round = settlementOf(record, placed.list);
-    expect(round.results.map((r) => r.betId).sort()).toEqual(['a1', 'b1', 'b3', 'c1', 'c2', 'c3']);
+    const results = betResults(placed.list, record);
+    expect(results.map((r) => r.betId).sort()).toEqual(['a1', 'b1', 'b3', 'c1', 'c2', 'c3']);
 
     // Art. 4: pay every prize; every socket, the resumed one too, sees it once.
     await ok(command(T, 'pay-all'));
     await refused(command(T, 'pay-all'), 'prizes_already_paid');
     const paid = await Promise.all([watcher, p1, p2, p3].map((c) => c.event('prizes-paid')));
     expect(paid[0]!.event).toMatchObject({
-      payoutCount: round.results.filter((r) => r.returnedMinor > 0).length,
-      totalReturnedMinor: round.totalReturnedMinor,
+      payoutCount: results.filter((r) => r.returnedMinor > 0).length,
+      totalReturnedMinor: record.totalReturnedMinor,
     });
     for (const client of [watcher, p1, p2, p3]) {
       const seqs = client.events().map((e) => e.seq);
       expect(new Set(seqs).size, 'no event twice').toBe(seqs.length);
     }
     const returned = (who: string): number =>
-      round.results
+      results
         .filter((r) => ['a', 'b', 'c'][Number(who.at(-1)) - 1] === r.betId[0])
         .reduce((s, r) => s + r.returnedMinor - r.stakeMinor, 0);
     for (const who of ['player1', 'player2', 'player3'] as const)

@@ -165,7 +165,7 @@ function replayRoundEvent(
     default:
       break;
   }
-  return transfersFor(event, table.settlement, currency);
+  return transfersFor(event, { bets: table.bets.list, settlement: table.settlement }, currency);
 }
 
 function checkCommitment(
@@ -223,7 +223,7 @@ function checkSettlement(
       `journal entry ${seq}: round ${event.roundNo} of table ${event.tableId} does not settle to what was recorded`,
     );
   }
-  return settlementOf(event, bets);
+  return settlementOf(event);
 }
 
 function cageTransfers(

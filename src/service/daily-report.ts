@@ -26,7 +26,7 @@ import {
 } from '../compliance/index.js';
 import type { Store } from '../ledger/index.js';
 import type { TotalOdds } from '../rules/index.js';
-import { type RoundEvent, type Settlement, settlementOf } from '../table/index.js';
+import { type BetResult, betResults, type RoundEvent } from '../table/index.js';
 import { renderDailyReportHtml } from './daily-report-html.js';
 import { readTableJournal, StandingBets } from './round-snapshot.js';
 import type { TableSettings } from './table-settings.js';
@@ -88,8 +88,8 @@ export async function readTableDay(
     } else if (entry.type === 'round-settled') {
       const settled = payload as Settled;
       if (macauDate(settled.atMs) === date && settings !== undefined) {
-        const settlement = settlementOf(settled, bets.list);
-        rounds.push(settledRound(settled, settlement, voidRolls, settings.paytable.totalOdds));
+        const results = betResults(bets.list, settled);
+        rounds.push(settledRound(settled, results, voidRolls, settings.paytable.totalOdds));
       }
     }
   }
@@ -115,7 +115,7 @@ export async function readTableDay(
 
 function settledRound(
   event: Settled,
-  settlement: Settlement,
+  results: readonly BetResult[],
   voidRolls: number,
   totalOdds: TotalOdds,
 ): SettledRound {
@@ -123,7 +123,7 @@ function settledRound(
     roundId: String(event.roundNo),
     settledAtMs: event.atMs,
     voidRolls,
-    bets: settlement.results.map((r) => ({
+    bets: results.map((r) => ({
       ...(r.betId.length <= REPORT_ID_LENGTH_MAX ? { betId: r.betId } : {}),
       spot: r.spot,
       stakeMinor: r.stakeMinor,

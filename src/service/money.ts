@@ -10,10 +10,16 @@ import {
   type TransferInput,
   walletAccount,
 } from '../ledger/index.js';
-import type { RoundEvent, Settlement } from '../table/index.js';
+import type { PlacedBet, RoundEvent, Settlement } from '../table/index.js';
 
 export const roundReference = (tableId: string, roundNo: number): string =>
   `round:${tableId}:${roundNo}`;
+
+/** The round an event belongs to, as the state holds it once the event is applied. */
+export interface RoundMoney {
+  readonly bets: readonly PlacedBet[];
+  readonly settlement: Settlement | null;
+}
 
 /**
  * The transfers an event implies. Placing a bet moves the stake from the
@@ -23,7 +29,7 @@ export const roundReference = (tableId: string, roundNo: number): string =>
  */
 export function transfersFor(
   event: RoundEvent,
-  settlement: Settlement | null,
+  round: RoundMoney,
   currency: Currency,
 ): TransferInput[] {
   const reference = roundReference(event.tableId, event.roundNo);
@@ -52,7 +58,7 @@ export function transfersFor(
         },
       ];
     case 'prizes-paid':
-      return payoutTransfers(event.tableId, event.roundNo, settlement!, currency);
+      return payoutTransfers(event.tableId, event.roundNo, round, currency);
     default:
       return [];
   }
@@ -61,37 +67,51 @@ export function transfersFor(
 /**
  * Art. 4: the round's prizes. One transfer collects every stake of the round
  * into the bankroll, then one a winning bet pays its return to the wallet.
+ * They are linked: they land together or not at all.
  */
 export function payoutTransfers(
   tableId: string,
   roundNo: number,
-  settlement: Settlement,
+  { bets, settlement }: RoundMoney,
   currency: Currency,
 ): TransferInput[] {
+  if (settlement === null) throw new Error(`round ${tableId}:${roundNo} is paid unsettled`);
+  const { returnsMinor } = settlement;
+  if (returnsMinor.length !== bets.length)
+    throw new Error(`round ${tableId}:${roundNo}: the returns do not fit the standing bets`);
   const reference = roundReference(tableId, roundNo);
+  const bankroll = bankrollAccount(tableId).id;
   const transfers: TransferInput[] = [];
   if (settlement.totalStakeMinor > 0) {
     transfers.push({
       id: `stakes:${tableId}:${roundNo}`,
       debitAccountId: inPlayAccount(tableId).id,
-      creditAccountId: bankrollAccount(tableId).id,
+      creditAccountId: bankroll,
       amountMinor: settlement.totalStakeMinor,
       currency,
       kind: 'stakes-collected',
       reference,
+      linked: true,
     });
   }
-  for (const result of settlement.results) {
-    if (result.returnedMinor === 0) continue;
+  const payoutId = `payout:${tableId}:${roundNo}:`;
+  for (let i = 0; i < bets.length; i++) {
+    const returnedMinor = returnsMinor[i]!;
+    if (returnedMinor === 0) continue;
+    const bet = bets[i]!;
     transfers.push({
-      id: `payout:${tableId}:${roundNo}:${result.betId}`,
-      debitAccountId: bankrollAccount(tableId).id,
-      creditAccountId: walletAccount(result.playerId).id,
-      amountMinor: result.returnedMinor,
+      id: payoutId + bet.betId,
+      debitAccountId: bankroll,
+      creditAccountId: walletAccount(bet.playerId).id,
+      amountMinor: returnedMinor,
       currency,
       kind: 'payout',
       reference,
+      linked: true,
     });
   }
+  // The chain ends at the last transfer.
+  const last = transfers.at(-1);
+  if (last !== undefined) transfers[transfers.length - 1] = { ...last, linked: false };
   return transfers;
 }

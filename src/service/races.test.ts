@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import { createPrng, type RandomSource } from '../dice/index.js';
 import { inPlayAccount, type Store, walletAccount } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
-import { type Command, type RoundEvent, settlementOf } from '../table/index.js';
+import { betResults, type Command, type RoundEvent } from '../table/index.js';
 import { deposit, openWallet } from './cage.js';
 import { readTableJournal, StandingBets } from './round-snapshot.js';
 import { defaultTableSettings } from './table-settings.js';
@@ -167,7 +167,7 @@ withStores('races at the table', (h) => {
     const payouts = await store.transfersByReference(`round:${T}:1`);
     const standing = new StandingBets();
     for (const e of events) standing.apply(e);
-    const { results } = settlementOf(settled, standing.list);
+    const results = betResults(standing.list, settled);
     const winners = results.filter((r) => r.returnedMinor > 0);
     expect(winners.length).toBeGreaterThan(0);
     expect(payouts.filter((t) => t.kind === 'payout')).toHaveLength(winners.length);

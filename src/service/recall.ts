@@ -18,7 +18,7 @@ import {
   EVENT_TYPES,
   type RoundEvent,
   type SealedRoll,
-  settlementOf,
+  betResults,
   type VoidReason,
 } from '../table/index.js';
 import { roundReference } from './money.js';
@@ -285,7 +285,7 @@ class RoundBuilder {
     this.winningSpots = event.winningSpots;
     this.totalReturnedMinor = event.totalReturnedMinor;
     const standing = [...this.bets.values()].filter((b) => b.withdrawnAtMs === null);
-    for (const r of settlementOf(event, standing).results)
+    for (const r of betResults(standing, event))
       this.bets.set(r.betId, { ...this.bets.get(r.betId)!, winMinor: r.winMinor, returnedMinor: r.returnedMinor });
   }
 

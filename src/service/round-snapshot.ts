@@ -13,6 +13,7 @@ import {
   type PlacedBet,
   type RoundEvent,
   type RoundState,
+  betResults,
   type Settlement,
   settlementOf,
 } from '../table/index.js';
@@ -76,7 +77,10 @@ export async function foldRound(
   for await (const entry of entries) {
     const event = entry.payload as RoundEvent;
     bets.apply(event);
-    if (event.type === 'round-settled') settlement = settlementOf(event, bets.list);
+    if (event.type === 'round-settled') {
+      settlement = settlementOf(event);
+      betResults(bets.list, settlement); // throws unless the returns fit the bets
+    }
   }
   return { ...base, bets: bets.list, withdrawnBetIds: bets.withdrawnIds, settlement };
 }

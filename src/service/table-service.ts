@@ -495,16 +495,15 @@ class BatchRun {
     if (!result.ok) return { ok: false, rejection: result.rejection };
     if (result.events.length === 0) return { ok: true, events: [] };
     const transfers = result.events.flatMap((e) =>
-      transfersFor(e, result.state.settlement, this.tx.currency),
+      transfersFor(e, result.state, this.tx.currency),
     );
     if (transfers.length > 0) {
-      // Art. 4: a round's payouts land together or not at all.
-      const linked = transfers.map((t, i) => ({ ...t, linked: i < transfers.length - 1 }));
+      // A command's transfers are one event's: a bet's one, or a round's payouts, linked (Art. 4).
       if (this.options.deferMoney) {
-        // A loop, not push(...linked): a round's payouts can outnumber the arguments a call takes.
-        for (const t of linked) this.deferred.push(t);
+        // A loop, not push(...transfers): a round's payouts can outnumber the arguments a call takes.
+        for (const t of transfers) this.deferred.push(t);
       } else {
-        const posted = await this.tx.postTransfers(linked);
+        const posted = await this.tx.postTransfers(transfers);
         if (!posted.ok) return this.moneyRefusal(posted.results);
       }
     }

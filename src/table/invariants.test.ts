@@ -13,6 +13,7 @@ import {
   TIMED,
 } from './fixtures.js';
 import { applyAll, can, check, roundMachine, transition } from './machine.js';
+import { betResults } from './result.js';
 import { PHASE_RULES } from './phases.js';
 import { type Command, type CommandType, PHASES, type RoundState } from './types.js';
 import { tableConfigProblems } from './validate.js';
@@ -112,7 +113,7 @@ describe('Art. 3.3 and 3.4: a void roll', () => {
       [{ type: 'read-dice', dice: [1, 2, 3], croupierId: 'c' }],
       T0,
     ).state;
-    expect(done.settlement?.results.map((r) => [r.betId, r.returnedMinor])).toEqual([
+    expect(betResults(done.bets, done.settlement!).map((r) => [r.betId, r.returnedMinor])).toEqual([
       ['bet-1', 2000],
       ['new', 1000],
     ]);
@@ -329,7 +330,7 @@ describe('Art. 1.1: a reading is exactly three faces 1–6', () => {
       const result = transition(LEVER, lifted, { type: 'read-dice', dice, croupierId: 'c' }, T0);
       if (!result.ok) throw new Error(`refused ${dice.join(',')}`);
       const [expected] = settle(PAYTABLE, dice, lifted.bets);
-      expect(result.state.settlement?.results[0]?.returnedMinor).toBe(expected?.returnedMinor);
+      expect(result.state.settlement?.returnsMinor[0]).toBe(expected?.returnedMinor);
     }
   });
 

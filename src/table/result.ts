@@ -13,7 +13,6 @@ import type {
   RoundEvent,
   RoundState,
   Settlement,
-  SettlementRecord,
   TableConfig,
   TransitionResult,
 } from './types.js';
@@ -29,9 +28,9 @@ export function winningSpots(config: TableConfig, dice: Dice): string[] {
 
 /**
  * Settles the round's standing bets with the table's paytable (Arts. 5–7):
- * src/rules' `settle` in one pass that also builds the results and the
- * returns the journal keeps. Every bet was validated when placed; one the
- * layout does not offer is a programming error and throws.
+ * src/rules' `settle`, in one pass that keeps only what each bet returns.
+ * Every bet was validated when placed; one the layout does not offer is a
+ * programming error and throws.
  */
 export function settleRound(
   config: TableConfig,
@@ -40,7 +39,6 @@ export function settleRound(
 ): Settlement {
   const row = outcomeIndex(dice) * SPOT_COUNT;
   const { returnMultipliers, offered } = config.paytable;
-  const results = new Array<BetResult>(bets.length);
   const returnsMinor = new Array<number>(bets.length);
   let totalStakeMinor = 0;
   let totalReturnedMinor = 0;
@@ -50,14 +48,6 @@ export function settleRound(
     if (spot === undefined || offered[spot.index] !== 1 || !(bet.stakeMinor > 0))
       throw new Error(`settleRound: invalid bet ${JSON.stringify(bet)}`);
     const returnedMinor = bet.stakeMinor * returnMultipliers[row + spot.index]!;
-    results[i] = {
-      betId: bet.betId,
-      playerId: bet.playerId,
-      spot: bet.spot,
-      stakeMinor: bet.stakeMinor,
-      winMinor: returnedMinor === 0 ? 0 : returnedMinor - bet.stakeMinor,
-      returnedMinor,
-    };
     returnsMinor[i] = returnedMinor;
     totalStakeMinor += bet.stakeMinor;
     totalReturnedMinor += returnedMinor;
@@ -66,31 +56,30 @@ export function settleRound(
     dice: [dice[0], dice[1], dice[2]],
     winningSpots: winningSpots(config, dice),
     returnsMinor,
-    results,
     totalStakeMinor,
     totalReturnedMinor,
   };
 }
 
-/** What the journal keeps of a settlement: each bet's return, aligned with the bets. */
-export function settlementRecord(settlement: Settlement): SettlementRecord {
-  const { dice, winningSpots, returnsMinor, totalStakeMinor, totalReturnedMinor } = settlement;
+/** The settlement a `round-settled` event carries, without the event's own fields. */
+export function settlementOf(event: Settlement): Settlement {
+  const { dice, winningSpots, returnsMinor, totalStakeMinor, totalReturnedMinor } = event;
   return { dice, winningSpots, returnsMinor, totalStakeMinor, totalReturnedMinor };
 }
 
 /**
- * The whole settlement again from its record and the round's standing bets, in
- * the order they were placed: the bets the returns are aligned with. A record
- * that does not fit its bets means the journal is not what the table wrote.
+ * Each standing bet with what it won and returned: the settlement's returns
+ * paired with the bets they are aligned with. A settlement that does not fit
+ * its bets means the state or the journal is not what the table wrote.
  */
-export function settlementOf(record: SettlementRecord, bets: readonly PlacedBet[]): Settlement {
-  const { dice, winningSpots, returnsMinor, totalStakeMinor, totalReturnedMinor } = record;
+export function betResults(bets: readonly PlacedBet[], settlement: Settlement): BetResult[] {
+  const { returnsMinor } = settlement;
   if (returnsMinor.length !== bets.length) {
     throw new Error(
       `settlement: ${returnsMinor.length} returns recorded for ${bets.length} standing bets`,
     );
   }
-  const results = bets.map((bet, i): BetResult => {
+  return bets.map((bet, i): BetResult => {
     const returnedMinor = returnsMinor[i]!;
     return {
       betId: bet.betId,
@@ -101,7 +90,6 @@ export function settlementOf(record: SettlementRecord, bets: readonly PlacedBet[
       returnedMinor,
     };
   });
-  return { dice, winningSpots, returnsMinor, results, totalStakeMinor, totalReturnedMinor };
 }
 
 function settled(
@@ -116,7 +104,7 @@ function settled(
   const event = {
     type: 'round-settled',
     ...base(config, nextState, now),
-    ...settlementRecord(settlement),
+    ...settlement,
   } as const;
   return { ok: true, state: nextState, events: [announced, event] };
 }
@@ -180,7 +168,7 @@ export function payAll(
   const event = {
     type: 'prizes-paid',
     ...base(config, nextState, now),
-    payoutCount: settlement.results.reduce((n, r) => (r.returnedMinor > 0 ? n + 1 : n), 0),
+    payoutCount: settlement.returnsMinor.reduce((n, r) => (r > 0 ? n + 1 : n), 0),
     totalReturnedMinor: settlement.totalReturnedMinor,
     croupierId: croupierOf(command),
   } as const;

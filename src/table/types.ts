@@ -93,12 +93,13 @@ export interface BetResult {
 }
 
 /**
- * A settled round as the journal keeps it. The bets are in the journal already
- * (bet-placed, bet-withdrawn), so each bet's result is one number, aligned with
- * the round's standing bets in the order they were placed: 10,000 bets take
- * about 50 kB, not the megabyte a list of whole results would.
+ * A settled round, as the state holds it and the journal keeps it. The bets
+ * are in the state and the journal already (bet-placed, bet-withdrawn), so each
+ * bet's result is one number, aligned with the round's standing bets in the
+ * order they were placed (`betResults` pairs them): 10,000 bets take about
+ * 50 kB, not the megabyte a list of whole results would.
  */
-export interface SettlementRecord {
+export interface Settlement {
   readonly dice: Dice;
   /** Offered spots that win on these dice, in layout order (Art. 3.2: they may light up). */
   readonly winningSpots: readonly string[];
@@ -106,11 +107,6 @@ export interface SettlementRecord {
   readonly returnsMinor: readonly number[];
   readonly totalStakeMinor: number;
   readonly totalReturnedMinor: number;
-}
-
-/** A settled round with each bet's whole result too, as the service holds it in memory. */
-export interface Settlement extends SettlementRecord {
-  readonly results: readonly BetResult[];
 }
 
 /**
@@ -222,7 +218,7 @@ export type RoundEvent = EventBase &
       }
     | { readonly type: 'dice-read'; readonly dice: Dice; readonly croupierId: string }
     | ({ readonly type: 'dice-revealed' } & SealedRoll & ByCroupier)
-    | ({ readonly type: 'round-settled' } & SettlementRecord)
+    | ({ readonly type: 'round-settled' } & Settlement)
     | ({
         readonly type: 'prizes-paid';
         /** The bets that returned money: one payout transfer each (the ledger holds them). */

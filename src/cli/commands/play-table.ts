@@ -273,7 +273,7 @@ class SimulatedTable {
     t.rounds++;
     t.firstRoundNo ??= state.roundNo;
     t.lastRoundNo = state.roundNo;
-    t.bets += settlement.results.length;
+    t.bets += settlement.returnsMinor.length;
     t.handleMinor += settlement.totalStakeMinor;
     t.returnedMinor += settlement.totalReturnedMinor;
     this.options.onRound?.(t.rounds);

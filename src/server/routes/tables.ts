@@ -1,7 +1,7 @@
 /** A table's routes: its view, bets, the croupier's procedure and the supervisor's settings. */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Command } from '../../table/index.js';
+import { betResults, type Command } from '../../table/index.js';
 import { parseTableSettings, defaultTableSettings } from '../../service/table-settings.js';
 import type { CommandOutcome } from '../../service/table-service.js';
 import type { AppContext } from '../context.js';
@@ -114,8 +114,11 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
       const snap = await ctx.service.snapshot(params.tableId);
       if (snap === undefined)
         throw new HttpError(404, 'unknown_table', `there is no table "${params.tableId}"`);
-      const results = new Map((snap.state.settlement?.results ?? []).map((r) => [r.betId, r]));
-      const bets = snap.state.bets
+      const { bets: standing, settlement } = snap.state;
+      const results = new Map(
+        (settlement === null ? [] : betResults(standing, settlement)).map((r) => [r.betId, r]),
+      );
+      const bets = standing
         .filter((b) => b.playerId === user.id)
         .map((b) => {
           const r = results.get(b.betId);
