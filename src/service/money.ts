@@ -32,29 +32,30 @@ export function transfersFor(
   round: RoundMoney,
   currency: Currency,
 ): TransferInput[] {
-  const reference = roundReference(event.tableId, event.roundNo);
-  const base = { currency, reference };
+  // Object literals of one shape, no spread: a bet's transfer is built on every bet.
   switch (event.type) {
     case 'bet-placed':
       return [
         {
-          ...base,
           id: `bet:${event.tableId}:${event.roundNo}:${event.bet.betId}`,
           debitAccountId: walletAccount(event.bet.playerId).id,
           creditAccountId: inPlayAccount(event.tableId).id,
           amountMinor: event.bet.stakeMinor,
+          currency,
           kind: 'bet',
+          reference: roundReference(event.tableId, event.roundNo),
         },
       ];
     case 'bet-withdrawn':
       return [
         {
-          ...base,
           id: `withdraw:${event.tableId}:${event.roundNo}:${event.bet.betId}`,
           debitAccountId: inPlayAccount(event.tableId).id,
           creditAccountId: walletAccount(event.bet.playerId).id,
           amountMinor: event.bet.stakeMinor,
+          currency,
           kind: 'bet-withdrawn',
+          reference: roundReference(event.tableId, event.roundNo),
         },
       ];
     case 'prizes-paid':
