@@ -81,7 +81,10 @@ export function chainEntries(
     const payloadJson = canonicalJson(input.payload);
     const seq = head.lastSeq + 1 + i;
     const hash = sha256Hex(
-      entryHashInput({ seq, tableId: input.tableId, type: input.type, atMs, prevHash }, payloadJson),
+      entryHashInput(
+        { seq, tableId: input.tableId, type: input.type, atMs, prevHash },
+        payloadJson,
+      ),
     );
     // A literal, not a spread: this runs for every entry, and spreading cost microseconds each.
     const entry = {

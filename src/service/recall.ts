@@ -286,7 +286,11 @@ class RoundBuilder {
     this.totalReturnedMinor = event.totalReturnedMinor;
     const standing = [...this.bets.values()].filter((b) => b.withdrawnAtMs === null);
     for (const r of betResults(standing, event))
-      this.bets.set(r.betId, { ...this.bets.get(r.betId)!, winMinor: r.winMinor, returnedMinor: r.returnedMinor });
+      this.bets.set(r.betId, {
+        ...this.bets.get(r.betId)!,
+        winMinor: r.winMinor,
+        returnedMinor: r.returnedMinor,
+      });
   }
 
   playerIds(): string[] {

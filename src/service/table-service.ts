@@ -494,9 +494,7 @@ class BatchRun {
     const result = transition(this.config, this.state, command, this.now);
     if (!result.ok) return { ok: false, rejection: result.rejection };
     if (result.events.length === 0) return { ok: true, events: [] };
-    const transfers = result.events.flatMap((e) =>
-      transfersFor(e, result.state, this.tx.currency),
-    );
+    const transfers = result.events.flatMap((e) => transfersFor(e, result.state, this.tx.currency));
     if (transfers.length > 0) {
       // A command's transfers are one event's: a bet's one, or a round's payouts, linked (Art. 4).
       if (this.options.deferMoney) {

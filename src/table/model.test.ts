@@ -196,9 +196,7 @@ function checkInvariants(
   }
   if (m.phase === 'revealed' || m.phase === 'paid') {
     const expected = settle(PAYTABLE, m.dice!, m.bets);
-    expect(state.settlement?.returnsMinor).toEqual(
-      expected.map((r) => r.returnedMinor),
-    );
+    expect(state.settlement?.returnsMinor).toEqual(expected.map((r) => r.returnedMinor));
     expect(state.settlement?.dice).toEqual(m.dice);
   }
   expect(JSON.parse(JSON.stringify(state))).toEqual(state);
