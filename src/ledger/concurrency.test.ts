@@ -48,10 +48,10 @@ withStores('ledger concurrency', (h) => {
       await seedTable(a);
       const run = (store: typeof a) =>
         store.transaction(async (tx) => {
-          const seen = await tx.findCommand('deposit-1', 'hash');
-          if (seen.status === 'replay') return 'replay';
+          const [seen] = await tx.findCommands([{ key: 'deposit-1', requestHash: 'hash' }]);
+          if (seen!.status === 'replay') return 'replay';
           await tx.postTransfers([transfer('dep-for-command', CAGE, ALICE, 10)]);
-          await tx.putCommand('deposit-1', 'hash', { ok: true });
+          await tx.putCommands([{ key: 'deposit-1', requestHash: 'hash', response: { ok: true } }]);
           return 'ran';
         });
       const outcomes = await Promise.all([run(a), run(b), run(a), run(b)]);

@@ -11,7 +11,7 @@ import type { PoolClient, QueryResultRow } from 'pg';
 import type { ChainedEntry } from '../journal/index.js';
 import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS, USER_COLUMNS } from './sql-columns.js';
 import type { TableLock } from './store.js';
-import type { NewUserRow, TableRow, TxDriver } from './tx.js';
+import type { CommandRow, NewUserRow, TableRow, TxDriver } from './tx.js';
 import type { Account, Transfer } from './types.js';
 import type { UserRow } from './users.js';
 
@@ -206,27 +206,25 @@ export class PgTxDriver implements TxDriver {
     return rows.length;
   }
 
-  async selectCommand(
-    key: string,
-  ): Promise<{ requestHash: string; responseJson: string } | undefined> {
-    const rows = await this.q<{ requestHash: string; responseJson: string }>(
-      'cussec_command',
-      'SELECT request_hash AS "requestHash", response_json AS "responseJson" FROM commands WHERE key = $1',
-      [key],
+  selectCommands(keys: readonly string[]): Promise<CommandRow[]> {
+    return this.q<CommandRow>(
+      'cussec_commands',
+      'SELECT key, request_hash AS "requestHash", response_json AS "responseJson" FROM commands WHERE key = ANY($1::text[])',
+      [keys],
     );
-    return rows[0];
   }
 
-  async insertCommand(
-    key: string,
-    requestHash: string,
-    responseJson: string,
-    nowMs: number,
-  ): Promise<void> {
+  async insertCommands(rows: readonly CommandRow[], nowMs: number): Promise<void> {
     await this.q(
-      'cussec_insert_command',
-      'INSERT INTO commands (key, request_hash, response_json, created_at_ms) VALUES ($1, $2, $3, $4)',
-      [key, requestHash, responseJson, nowMs],
+      'cussec_insert_commands',
+      `INSERT INTO commands (key, request_hash, response_json, created_at_ms)
+      SELECT u.*, $4::bigint FROM unnest($1::text[], $2::text[], $3::text[]) AS u`,
+      [
+        rows.map((r) => r.key),
+        rows.map((r) => r.requestHash),
+        rows.map((r) => r.responseJson),
+        nowMs,
+      ],
     );
   }
 

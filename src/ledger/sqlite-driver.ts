@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { ChainedEntry } from '../journal/index.js';
 import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS, USER_COLUMNS } from './sql-columns.js';
-import type { NewUserRow, OptimisticDriver, TableRow, TxDriver } from './tx.js';
+import type { CommandRow, NewUserRow, OptimisticDriver, TableRow, TxDriver } from './tx.js';
 import type { Account, Transfer } from './types.js';
 import type { UserRow } from './users.js';
 
@@ -27,6 +27,8 @@ const values = (columns: number, rows: number): string =>
 
 const TRANSFER_INSERT =
   'INSERT INTO transfers (id, debit_account_id, credit_account_id, amount_minor, kind, reference, created_at_ms) VALUES ';
+const COMMAND_INSERT =
+  'INSERT INTO commands (key, request_hash, response_json, created_at_ms) VALUES ';
 const JOURNAL_INSERT =
   'INSERT INTO journal (seq, table_id, type, payload_json, at_ms, prev_hash, hash) VALUES ';
 
@@ -104,12 +106,11 @@ function prepareStatements(db: Database.Database) {
     setUserPassword: p('UPDATE users SET password_hash = ? WHERE id = ?'),
     setUserDisabled: p('UPDATE users SET disabled = ? WHERE id = ?'),
     deleteSessionsOfUser: p('DELETE FROM sessions WHERE user_id = ?'),
-    command: p(
-      'SELECT request_hash AS "requestHash", response_json AS "responseJson" FROM commands WHERE key = ?',
+    commands: p(
+      'SELECT key, request_hash AS "requestHash", response_json AS "responseJson" FROM commands WHERE key IN (SELECT value FROM json_each(?))',
     ),
-    insertCommand: p(
-      'INSERT INTO commands (key, request_hash, response_json, created_at_ms) VALUES (?, ?, ?, ?)',
-    ),
+    insertCommand: p(COMMAND_INSERT + values(4, 1)),
+    insertCommands: p(COMMAND_INSERT + values(4, INSERT_CHUNK_ROWS)),
     head: p(
       `SELECT last_seq AS "lastSeq", last_hash AS "lastHash" FROM journal_head WHERE chain = 'global'`,
     ),
@@ -259,19 +260,14 @@ export class SqliteTxDriver implements TxDriver, OptimisticDriver {
     return Promise.resolve(this.s.deleteSessionsOfUser.run(userId).changes);
   }
 
-  selectCommand(key: string): Promise<{ requestHash: string; responseJson: string } | undefined> {
-    return Promise.resolve(
-      this.s.command.get(key) as { requestHash: string; responseJson: string } | undefined,
-    );
+  selectCommands(keys: readonly string[]): Promise<CommandRow[]> {
+    return Promise.resolve(this.s.commands.all(JSON.stringify(keys)) as CommandRow[]);
   }
 
-  insertCommand(
-    key: string,
-    requestHash: string,
-    responseJson: string,
-    nowMs: number,
-  ): Promise<void> {
-    this.s.insertCommand.run(key, requestHash, responseJson, nowMs);
+  insertCommands(rows: readonly CommandRow[], nowMs: number): Promise<void> {
+    insertChunked(this.s.insertCommands, this.s.insertCommand, rows, (r, out) => {
+      out.push(r.key, r.requestHash, r.responseJson, nowMs);
+    });
     return Promise.resolve();
   }
 

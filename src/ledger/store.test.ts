@@ -279,9 +279,9 @@ withStores('ledger store', (h) => {
       const store = await h.open();
       const run = (key: string, hash: string) =>
         store.transaction(async (tx) => {
-          const seen = await tx.findCommand(key, hash);
-          if (seen.status !== 'new') return seen;
-          await tx.putCommand(key, hash, { accepted: true, n: 1 });
+          const [seen] = await tx.findCommands([{ key, requestHash: hash }]);
+          if (seen!.status !== 'new') return seen;
+          await tx.putCommands([{ key, requestHash: hash, response: { accepted: true, n: 1 } }]);
           return { status: 'fresh' as const };
         });
       expect(await run('k1', 'h1')).toEqual({ status: 'fresh' });
@@ -293,6 +293,44 @@ withStores('ledger store', (h) => {
         status: 'conflict',
         code: 'idempotency-key-conflict',
       });
+    });
+
+    it('looks up and records a whole batch of keys at once, in order', async () => {
+      const store = await h.open();
+      // 600 records: more than one multi-row insert of SQLite's (256 rows each).
+      const records = Array.from({ length: 600 }, (_, i) => ({
+        key: `batch-${i}`,
+        requestHash: `hash-${i}`,
+        response: { ok: true, eventSeqs: [i] },
+      }));
+      await store.transaction((tx) => tx.putCommands(records));
+      const found = await store.transaction((tx) =>
+        tx.findCommands([
+          { key: 'batch-599', requestHash: 'hash-599' },
+          { key: 'unknown', requestHash: 'hash-x' },
+          { key: 'batch-0', requestHash: 'other' },
+          { key: 'batch-599', requestHash: 'hash-599' },
+        ]),
+      );
+      expect(found).toEqual([
+        { status: 'replay', response: { ok: true, eventSeqs: [599] } },
+        { status: 'new' },
+        { status: 'conflict', code: 'idempotency-key-conflict' },
+        { status: 'replay', response: { ok: true, eventSeqs: [599] } },
+      ]);
+      const all = await store.transaction((tx) =>
+        tx.findCommands(records.map(({ key, requestHash }) => ({ key, requestHash }))),
+      );
+      expect(
+        all.every((f, i) => f.status === 'replay' && f.response !== records[i]!.response),
+      ).toBe(true);
+      expect(all.map((f) => (f.status === 'replay' ? f.response : null))).toEqual(
+        records.map((r) => r.response),
+      );
+      await expect(
+        store.transaction((tx) => tx.putCommands([records[3]!])),
+        'a key is recorded once',
+      ).rejects.toThrow();
     });
   });
 
@@ -444,14 +482,16 @@ withStores('ledger store', (h) => {
           await tx.createTable('T1', {}, { n: 1 });
           await tx.postTransfers([transfer('dep', CAGE, ALICE, 10)]);
           await tx.appendJournal([{ tableId: 'T1', type: 'deposit', payload: { n: 1 } }]);
-          await tx.putCommand('k', 'h', {});
+          await tx.putCommands([{ key: 'k', requestHash: 'h', response: {} }]);
           throw new Error('boom');
         }),
       ).rejects.toThrow('boom');
       expect(await store.getTable('T1')).toBeUndefined();
       expect(await store.getTransfer('dep')).toBeUndefined();
       expect((await store.journalHead()).lastSeq).toBe(0);
-      expect(await store.transaction((tx) => tx.findCommand('k', 'h'))).toEqual({ status: 'new' });
+      expect(
+        await store.transaction((tx) => tx.findCommands([{ key: 'k', requestHash: 'h' }])),
+      ).toEqual([{ status: 'new' }]);
     });
 
     it('refuses a Tx used after its transaction ended', async () => {

@@ -53,8 +53,19 @@ export type SaveTableResult =
   | { readonly ok: true; readonly version: number }
   | { readonly ok: false; readonly code: 'table-not-found' | 'version-conflict' };
 
+/** An idempotency key and the hash of the request it came with. */
+export interface CommandKey {
+  readonly key: string;
+  readonly requestHash: string;
+}
+
+/** A command's answer as its idempotency record keeps it. */
+export interface CommandRecord extends CommandKey {
+  readonly response: unknown;
+}
+
 export type CommandLookup =
-  /** First time this key is seen: run the command, then putCommand. */
+  /** First time this key is seen: run the command, then putCommands. */
   | { readonly status: 'new' }
   /** A retry: answer with the stored response and do nothing else. */
   | { readonly status: 'replay'; readonly response: unknown }
@@ -112,9 +123,13 @@ export interface Tx {
    */
   setUserDisabled(id: string, disabled: boolean): Promise<boolean>;
 
-  findCommand(key: string, requestHash: string): Promise<CommandLookup>;
-  /** Records a command's answer. The key must be new (call findCommand first). */
-  putCommand(key: string, requestHash: string, response: unknown): Promise<void>;
+  /**
+   * What each idempotency key is, in order: new, a replay of the same request
+   * (with its stored answer) or a conflict. One statement for the whole batch.
+   */
+  findCommands(lookups: readonly CommandKey[]): Promise<CommandLookup[]>;
+  /** Records the commands' answers. Each key must be new (call findCommands first). */
+  putCommands(records: readonly CommandRecord[]): Promise<void>;
 
   /**
    * Appends to the journal's single chain. On PostgreSQL this locks the chain's

@@ -10,7 +10,15 @@ import {
   type JournalEntry,
   type JournalInput,
 } from '../journal/index.js';
-import type { CommandLookup, SaveTableResult, TableLock, TableRecord, Tx } from './store.js';
+import type {
+  CommandKey,
+  CommandLookup,
+  CommandRecord,
+  SaveTableResult,
+  TableLock,
+  TableRecord,
+  Tx,
+} from './store.js';
 import { type OptimisticPlan, planOptimistic, planTransfers } from './transfer-plan.js';
 import {
   type Account,
@@ -38,6 +46,12 @@ import {
 export interface NewUserRow extends UserInput {
   readonly usernameKey: string;
   readonly createdAtMs: number;
+}
+
+export interface CommandRow {
+  readonly key: string;
+  readonly requestHash: string;
+  readonly responseJson: string;
 }
 
 export interface TableRow {
@@ -104,15 +118,9 @@ export interface TxDriver {
   /** False when there is no such user. */
   updateUserDisabled(id: string, disabled: boolean): Promise<boolean>;
   deleteSessionsOfUser(userId: string): Promise<number>;
-  selectCommand(
-    key: string,
-  ): Promise<{ readonly requestHash: string; readonly responseJson: string } | undefined>;
-  insertCommand(
-    key: string,
-    requestHash: string,
-    responseJson: string,
-    nowMs: number,
-  ): Promise<void>;
+  /** The stored records of these keys (in no particular order; a key not stored has none). */
+  selectCommands(keys: readonly string[]): Promise<CommandRow[]>;
+  insertCommands(rows: readonly CommandRow[], nowMs: number): Promise<void>;
   /** Reads the chain's head, locking it until commit. */
   lockJournalHead(): Promise<{ readonly lastSeq: number; readonly lastHash: string }>;
   /** Writes the entries and moves the head to the last of them. */
@@ -324,27 +332,34 @@ export class DriverTx implements Tx {
     return found;
   }
 
-  async findCommand(key: string, requestHash: string): Promise<CommandLookup> {
-    assertKey(key, 'command');
-    const row = await this.live().selectCommand(key);
-    if (row === undefined) return { status: 'new' };
-    if (row.requestHash !== requestHash)
-      return { status: 'conflict', code: 'idempotency-key-conflict' };
-    return { status: 'replay', response: JSON.parse(row.responseJson) as unknown };
+  async findCommands(lookups: readonly CommandKey[]): Promise<CommandLookup[]> {
+    const driver = this.live();
+    if (lookups.length === 0) return [];
+    for (const l of lookups) assertKey(l.key, 'command');
+    const stored = new Map(
+      (await driver.selectCommands(unique(lookups.map((l) => l.key)))).map((r) => [r.key, r]),
+    );
+    return lookups.map(({ key, requestHash }): CommandLookup => {
+      const row = stored.get(key);
+      if (row === undefined) return { status: 'new' };
+      if (row.requestHash !== requestHash)
+        return { status: 'conflict', code: 'idempotency-key-conflict' };
+      return { status: 'replay', response: JSON.parse(row.responseJson) as unknown };
+    });
   }
 
-  async putCommand(key: string, requestHash: string, response: unknown): Promise<void> {
-    assertKey(key, 'command');
-    check(
-      typeof requestHash === 'string' && requestHash.length > 0,
-      () => 'command: empty request hash',
-    );
-    await this.live().insertCommand(
-      key,
-      requestHash,
-      toJson(response, 'command response'),
-      this.nowMs,
-    );
+  async putCommands(records: readonly CommandRecord[]): Promise<void> {
+    const driver = this.live();
+    if (records.length === 0) return;
+    const rows = records.map(({ key, requestHash, response }): CommandRow => {
+      assertKey(key, 'command');
+      check(
+        typeof requestHash === 'string' && requestHash.length > 0,
+        () => 'command: empty request hash',
+      );
+      return { key, requestHash, responseJson: toJson(response, 'command response') };
+    });
+    await driver.insertCommands(rows, this.nowMs);
   }
 
   async appendJournal(inputs: readonly JournalInput[]): Promise<JournalEntry[]> {

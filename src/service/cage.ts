@@ -43,9 +43,9 @@ async function move(
   const hash = hashRequest({ kind, playerId: request.playerId, amountMinor: request.amountMinor });
   const key = `cage:${request.idempotencyKey}`;
   return store.transaction(async (tx): Promise<CageOutcome> => {
-    const found = await tx.findCommand(key, hash);
-    if (found.status === 'replay') return found.response as CageOutcome;
-    if (found.status === 'conflict') {
+    const [found] = await tx.findCommands([{ key, requestHash: hash }]);
+    if (found!.status === 'replay') return found!.response as CageOutcome;
+    if (found!.status === 'conflict') {
       return {
         ok: false,
         rejection: {
@@ -87,7 +87,7 @@ async function move(
       ]);
       outcome = { ok: true, balanceMinor: (await tx.balance(wallet))!, transferId };
     }
-    await tx.putCommand(key, hash, outcome);
+    await tx.putCommands([{ key, requestHash: hash, response: outcome }]);
     return outcome;
   });
 }

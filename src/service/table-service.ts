@@ -12,6 +12,8 @@ import { hashRequest, type JournalEntry, type JournalInput } from '../journal/in
 import {
   bankrollAccount,
   CAGE_ACCOUNT_ID,
+  type CommandKey,
+  type CommandLookup,
   inPlayAccount,
   type Store,
   type TableRecord,
@@ -349,6 +351,7 @@ export class TableService {
     }
     const before = await this.loadCached(record);
     const run = new BatchRun(tx, before, now, this.random, options);
+    await run.lookUpKeys(jobs.map((job) => job.request));
     const outcomes: CommandOutcome[] = [];
     for (const job of jobs) outcomes.push(await run.apply(job.request));
     const published = await run.commit(outcomes);
@@ -432,6 +435,8 @@ class BatchRun {
   journaled: readonly JournalEntry[] = [];
   private index = 0;
   private readonly pending: { outcomeIndex: number; events: RoundEvent[] }[] = [];
+  /** By position in the batch: a keyed command's request hash and what its key holds. */
+  private readonly lookups = new Map<number, { hash: string; found: CommandLookup }>();
   /** Idempotency keys first seen in this batch, in order. */
   private readonly keys = new Map<string, { index: number; hash: string }>();
   /** With deferMoney: every command's transfers, posted together by commit(). */
@@ -456,11 +461,25 @@ class BatchRun {
     this.header = before.header;
   }
 
+  /** Each keyed command's request hash, and what its key holds already: one lookup a batch. */
+  async lookUpKeys(requests: readonly CommandRequest[]): Promise<void> {
+    const keyed: { index: number; key: CommandKey }[] = [];
+    requests.forEach((request, index) => {
+      if (request.idempotencyKey === undefined) return;
+      const requestHash = hashRequest({ tableId: request.tableId, command: request.command });
+      keyed.push({ index, key: { key: request.idempotencyKey, requestHash } });
+    });
+    const found = await this.tx.findCommands(keyed.map((k) => k.key));
+    keyed.forEach((k, i) =>
+      this.lookups.set(k.index, { hash: k.key.requestHash, found: found[i]! }),
+    );
+  }
+
   async apply(request: CommandRequest): Promise<CommandOutcome> {
     const index = this.index++;
-    if (request.idempotencyKey !== undefined) {
-      const hash = hashRequest({ tableId: request.tableId, command: request.command });
-      const found = await this.tx.findCommand(request.idempotencyKey, hash);
+    const lookup = this.lookups.get(index);
+    if (request.idempotencyKey !== undefined && lookup !== undefined) {
+      const { hash, found } = lookup;
       if (found.status === 'replay') return this.replay(index, found.response as StoredOutcome);
       if (found.status === 'conflict') {
         return refused(
@@ -655,8 +674,13 @@ class BatchRun {
       this.trackRounds(events);
     }
     for (const r of this.repeats) outcomes[r.index] = outcomes[r.of]!;
-    for (const [key, k] of this.keys)
-      await this.tx.putCommand(key, k.hash, storedOutcome(outcomes[k.index]!));
+    await this.tx.putCommands(
+      [...this.keys].map(([key, k]) => ({
+        key,
+        requestHash: k.hash,
+        response: storedOutcome(outcomes[k.index]!),
+      })),
+    );
     return published;
   }
 
