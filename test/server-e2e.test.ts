@@ -80,6 +80,7 @@ const REACHABLE = [
   'username_taken',
   // The HTTP layer.
   'invalid_credentials',
+  'too_many_attempts',
   'unauthenticated',
   'forbidden',
   'not_found',
@@ -259,6 +260,17 @@ describe('cussec serve, end to end', () => {
     await refused(
       api(undefined, 'POST', '/api/v1/session', { username: 'supervisor', password: 'wrong!' }),
       'invalid_credentials',
+    );
+    // Guessing is slowed down: after five failures a username waits (src/server/login-throttle.ts).
+    for (let i = 0; i < 5; i++) {
+      await refused(
+        api(undefined, 'POST', '/api/v1/session', { username: 'guessed', password: `pw${i}` }),
+        'invalid_credentials',
+      );
+    }
+    await refused(
+      api(undefined, 'POST', '/api/v1/session', { username: 'guessed', password: 'pw5' }),
+      'too_many_attempts',
     );
     await login('supervisor', password!);
     for (const name of ['croupier', 'cashier', 'inspector', 'player1', 'player2'])

@@ -22,6 +22,7 @@ import { inspectorRoutes } from './routes/inspector.js';
 import { journalRoutes } from './routes/journal.js';
 import { sessionRoutes } from './routes/session.js';
 import { tableRoutes } from './routes/tables.js';
+import { LoginThrottle } from './login-throttle.js';
 import { userRoutes } from './routes/users.js';
 import { stakesOf } from './views.js';
 import { socketRoutes } from './ws.js';
@@ -90,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     routes: [],
     secureCookies: options.secureCookies ?? false,
     limits,
+    loginThrottle: new LoginThrottle(),
   };
   const logger =
     options.logger === false

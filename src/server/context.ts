@@ -2,6 +2,7 @@
 import type { Store } from '../ledger/index.js';
 import type { TableService } from '../service/table-service.js';
 import type { Hub } from './hub.js';
+import type { LoginThrottle } from './login-throttle.js';
 import type { Metrics } from './metrics.js';
 import type { RouteSpec } from './route.js';
 
@@ -16,6 +17,8 @@ export interface AppContext {
   /** Cookies get the Secure attribute when the server is behind TLS. */
   readonly secureCookies: boolean;
   readonly limits: ServerLimits;
+  /** Failed logins slow the next ones down, by username and by address. */
+  readonly loginThrottle: LoginThrottle;
 }
 
 export interface ServerLimits {

@@ -1,5 +1,5 @@
 /** Logging in and out, and who am I. */
-import { type User, walletAccount } from '../../ledger/index.js';
+import { type User, usernameKey, walletAccount } from '../../ledger/index.js';
 import {
   clearedSessionCookie,
   newToken,
@@ -23,7 +23,20 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'session',
     roles: 'public',
     body: loginBody,
-    handler: async ({ body, reply }) => {
+    handler: async ({ body, request, reply }) => {
+      const key = usernameKey(body.username);
+      const waitMs = ctx.loginThrottle.waitMs(key, request.ip, ctx.clock());
+      if (waitMs > 0) {
+        // Refused before the password is checked: a right one does not get through either.
+        ctx.metrics.count('cussec_logins_total', { result: 'throttled' });
+        const seconds = Math.ceil(waitMs / 1000);
+        void reply.header('retry-after', String(seconds));
+        throw new HttpError(
+          429,
+          'too_many_attempts',
+          `too many failed logins: try again in ${seconds} s`,
+        );
+      }
       const user = await ctx.store.findUserByUsername(body.username);
       // The same answer for an unknown user and a wrong password: no probing for usernames.
       const valid =
@@ -31,9 +44,11 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
         !user.disabled &&
         (await verifyPassword(body.password, user.passwordHash));
       if (!valid) {
+        ctx.loginThrottle.failed(key, request.ip, ctx.clock());
         ctx.metrics.count('cussec_logins_total', { result: 'refused' });
         throw new HttpError(401, 'invalid_credentials', 'the username or the password is wrong');
       }
+      ctx.loginThrottle.succeeded(key);
       const token = newToken();
       const now = ctx.clock();
       await ctx.store.createSession({

@@ -29,13 +29,15 @@ describe('the dictionary', () => {
     for (const type of EVENT_TYPES) expect(DICT).toHaveProperty(`event.${type}`);
   });
 
-  it('translates only codes the round machine or the ledger really use', () => {
+  it('translates only codes the round machine, the ledger or the server really use', () => {
     const known = new Set<string>([
       ...REJECTION_CODES,
       'network',
       'insufficient_funds',
-      'unauthorized',
+      'unauthenticated',
       'forbidden',
+      'invalid_credentials',
+      'too_many_attempts',
     ]);
     for (const key of Object.keys(DICT).filter((k) => k.startsWith('err.')))
       expect(known.has(key.slice(4)), key).toBe(true);

@@ -441,7 +441,17 @@ export const DICT = {
   ),
   'err.insufficient_funds': e('結餘不足。', 'Saldo insuficiente.', 'Not enough balance.'),
   'err.prizes_unpaid': e('須先派彩。', 'Pague primeiro os prémios.', 'Pay the prizes first.'),
-  'err.unauthorized': e('請先登入。', 'Inicie sessão.', 'Please sign in.'),
+  'err.unauthenticated': e('請先登入。', 'Inicie sessão.', 'Please sign in.'),
+  'err.invalid_credentials': e(
+    '用戶名稱或密碼錯誤。',
+    'O nome de utilizador ou a palavra-passe estão errados.',
+    'The username or the password is wrong.',
+  ),
+  'err.too_many_attempts': e(
+    '登入失敗次數過多，請稍後再試。',
+    'Demasiadas tentativas falhadas: tente mais tarde.',
+    'Too many failed sign-ins: try again later.',
+  ),
   'err.forbidden': e(
     '你的角色不可執行此操作。',
     'O seu perfil não o permite.',
