@@ -26,6 +26,7 @@ export const STAKES_INTERVAL_MS = 250;
 const STAKES_SOCKETS_PER_MS = 10;
 
 const ROUND_EVENT_TYPES = new Set<string>(EVENT_TYPES);
+const STAFF_ROLES = new Set<string>(['croupier', 'supervisor', 'inspector']);
 
 export interface Client {
   readonly socket: WebSocket;
@@ -274,6 +275,20 @@ export class Hub {
     const stakes = await this.stakesSource(tableId);
     if (stakes === undefined) return undefined;
     return Buffer.from(JSON.stringify({ type: 'stakes', tableId, seq, ...stakes }));
+  }
+
+  /**
+   * A message for the staff watching a table (croupier, supervisor,
+   * inspector), never for players or anonymous watchers: a fairness alert, say.
+   */
+  notifyStaff(tableId: string, message: object): void {
+    const table = this.clients.get(tableId);
+    if (table === undefined) return;
+    const data = Buffer.from(JSON.stringify(message));
+    for (const client of table.all) {
+      const role = client.user?.role;
+      if (role !== undefined && STAFF_ROLES.has(role)) this.send(client, data);
+    }
   }
 
   /** Sends a text frame, unless the socket is closing or too far behind. */

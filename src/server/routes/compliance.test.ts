@@ -342,6 +342,55 @@ withStores('compliance routes', (h) => {
     }
   });
 
+  it("pushes fairness alerts to the staff's sockets of the table, never to players", async () => {
+    const w = await world(await h.open());
+    await createLeverTable(w.app.ctx.service, T);
+    await w.app.fastify.ready();
+    const listen = async (role: Role) => {
+      const messages: Record<string, unknown>[] = [];
+      const token = await sessionToken(w.store, w.users[role], w.clock.now());
+      const socket = await w.app.fastify.injectWS(
+        `/api/v1/tables/${T}/ws`,
+        { headers: { authorization: `Bearer ${token}` } },
+        {
+          onInit: (ws) =>
+            ws.on('message', (d: Buffer) =>
+              messages.push(JSON.parse(d.toString('utf8')) as Record<string, unknown>),
+            ),
+        },
+      );
+      const alerts = () => messages.filter((m) => m['type'] === 'fairness-alert');
+      return { socket, alerts, events: () => messages.filter((m) => m['type'] === 'event') };
+    };
+    const inspector = await listen('inspector');
+    const croupier = await listen('croupier');
+    const player = await listen('player');
+    try {
+      await playLeverRounds(
+        w.app.ctx.service,
+        T,
+        Array.from({ length: 30 }, () => ({ dice: [6, 6, 6] as const })),
+        30,
+      );
+      await until(async () => inspector.alerts().length === 2 && croupier.alerts().length === 2);
+      expect(inspector.alerts()).toEqual(croupier.alerts());
+      for (const alert of inspector.alerts()) {
+        expect(alert).toMatchObject({
+          tableId: T,
+          raised: true,
+          alert: { type: 'fairness-alert-raised', test: 'faces' },
+        });
+        expect((alert['alert'] as { pValue: number }).pValue).toBeLessThan(0.001);
+      }
+      // The player saw the whole game, and not one alert.
+      expect(player.events().length).toBeGreaterThan(30 * 8);
+      expect(player.alerts()).toEqual([]);
+    } finally {
+      for (const s of [inspector, croupier, player]) s.socket.terminate();
+      await w.app.shutdown();
+    }
+  });
+
   it("serves a table's day as JSON, CSV and a printable page", async () => {
     const store = await h.open();
     await seedReportDay(store);

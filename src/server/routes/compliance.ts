@@ -131,7 +131,10 @@ function startServices(app: FastifyInstance, ctx: AppContext): Services {
   return { houseOptions, holidays, fairness };
 }
 
-/** Alerts go to the log and the metrics (the supervisor's and inspector's alerting), and stay in the journal. */
+/**
+ * Alerts go to the log and the metrics (the supervisor's and inspector's
+ * alerting), to the staff's sockets of the table at once, and stay in the journal.
+ */
 function alerted(
   app: FastifyInstance,
   ctx: AppContext,
@@ -150,6 +153,13 @@ function alerted(
     } else {
       app.log.info({ tableId, seq: entry.seq, alert }, 'fairness alert cleared');
     }
+    ctx.hub.notifyStaff(tableId, {
+      type: 'fairness-alert',
+      tableId,
+      seq: entry.seq,
+      raised: entry.type === 'fairness-alert-raised',
+      alert: entry.payload,
+    });
   }
 }
 

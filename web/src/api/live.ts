@@ -5,7 +5,7 @@
  * missed; events already seen (seq at or below the last) are dropped.
  */
 import { API_BASE } from './http.js';
-import type { RoundEvent, ServerMessage, TableView } from './types.js';
+import type { FairnessAlertMessage, RoundEvent, ServerMessage, TableView } from './types.js';
 
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
 
@@ -13,6 +13,8 @@ export interface LiveHandlers {
   readonly onHello: (view: TableView) => void;
   readonly onEvent: (event: RoundEvent, seq: number) => void;
   readonly onStatus: (status: LiveStatus) => void;
+  /** Staff only (croupier, supervisor, inspector): the server sends players none. */
+  readonly onAlert?: (alert: FairnessAlertMessage) => void;
 }
 
 /** Close code of a resume whose `after` is too far behind (the server's limit). */
@@ -20,13 +22,21 @@ export const WS_CLOSE_TOO_FAR_BEHIND = 4001;
 const RETRY_MS_MIN = 500;
 const RETRY_MS_MAX = 10_000;
 
+/** `summary` for a socket that wants the table's course but not every player's bets (docs/api.md). */
+export type Feed = 'all' | 'summary';
+
 export function socketUrl(
   loc: Pick<Location, 'protocol' | 'host'>,
   tableId: string,
   after: number | null,
+  feed: Feed = 'all',
 ): string {
   const scheme = loc.protocol === 'https:' ? 'wss:' : 'ws:';
-  const query = after === null ? '' : `?after=${after}`;
+  const params = [
+    ...(after === null ? [] : [`after=${after}`]),
+    ...(feed === 'all' ? [] : [`feed=${feed}`]),
+  ];
+  const query = params.length === 0 ? '' : `?${params.join('&')}`;
   return `${scheme}//${loc.host}${API_BASE}/tables/${encodeURIComponent(tableId)}/ws${query}`;
 }
 
@@ -40,6 +50,7 @@ export class LiveTable {
   constructor(
     private readonly tableId: string,
     private readonly handlers: LiveHandlers,
+    private readonly feed: Feed = 'all',
   ) {}
 
   start(): void {
@@ -56,7 +67,7 @@ export class LiveTable {
 
   private connect(): void {
     this.handlers.onStatus(this.lastSeq === null ? 'connecting' : 'reconnecting');
-    const socket = new WebSocket(socketUrl(location, this.tableId, this.lastSeq));
+    const socket = new WebSocket(socketUrl(location, this.tableId, this.lastSeq, this.feed));
     this.socket = socket;
     socket.onopen = () => {
       this.retryMs = RETRY_MS_MIN;
@@ -90,6 +101,8 @@ export class LiveTable {
       if (this.lastSeq !== null && message.seq <= this.lastSeq) return;
       this.lastSeq = message.seq;
       this.handlers.onEvent(message.event, message.seq);
+    } else if (message.type === 'fairness-alert') {
+      this.handlers.onAlert?.(message);
     }
   }
 }

@@ -146,7 +146,22 @@ export type ServerMessage =
   | { readonly type: 'hello'; readonly tableId: string; readonly view: TableView }
   | { readonly type: 'event'; readonly seq: number; readonly event: RoundEvent }
   | { readonly type: 'ack'; readonly requestId: string }
+  | FairnessAlertMessage
   | { readonly type: 'error'; readonly requestId?: string; readonly error: ApiErrorBody };
+
+/** Art. 1.1: a chi-square test of the table's dice fell under the alert level, or recovered. */
+export interface FairnessAlertMessage {
+  readonly type: 'fairness-alert';
+  readonly tableId: string;
+  readonly seq: number;
+  readonly raised: boolean;
+  readonly alert: {
+    readonly span: 'window' | 'since-dice-change';
+    readonly test: string;
+    readonly rolls: number;
+    readonly pValue: number | null;
+  };
+}
 
 export interface ApiErrorBody {
   readonly code: string;

@@ -6,7 +6,7 @@
  */
 import { tableView } from '../api/endpoints.js';
 import { LiveTable, type LiveStatus } from '../api/live.js';
-import type { RoundEvent, TableView } from '../api/types.js';
+import type { FairnessAlertMessage, RoundEvent, TableView } from '../api/types.js';
 import { ServerClock } from '../logic/clock.js';
 import { toastError } from '../ui/status.js';
 
@@ -16,6 +16,7 @@ export interface FeedHandlers {
   readonly onView: (view: TableView) => void;
   readonly onEvent?: (event: RoundEvent, seq: number) => void;
   readonly onStatus?: (status: LiveStatus) => void;
+  readonly onAlert?: (alert: FairnessAlertMessage) => void;
 }
 
 export class TableFeed {
@@ -37,6 +38,7 @@ export class TableFeed {
         this.refreshSoon();
       },
       onStatus: (status) => handlers.onStatus?.(status),
+      ...(handlers.onAlert ? { onAlert: handlers.onAlert } : {}),
     });
   }
 

@@ -343,6 +343,16 @@ export const DICT = {
   'inspector.pValue': e('p 值', 'Valor p', 'p-value'),
   'inspector.pass': e('通過', 'Passa', 'Pass'),
   'inspector.fail': e('不通過', 'Falha', 'Fail'),
+  'fairness.alertRaised': e(
+    '{table} 枱：骰子在{span}未通過 {test} 檢定（p = {p}）。請檢查或更換骰子。',
+    'Mesa {table}: os dados falham o teste {test} na {span} (p = {p}). Verifique ou troque os dados.',
+    'Table {table}: the dice fail the {test} test over the {span} (p = {p}). Check or change the dice.',
+  ),
+  'fairness.alertCleared': e(
+    '{table} 枱：骰子在{span}再次通過 {test} 檢定。',
+    'Mesa {table}: os dados voltam a passar o teste {test} na {span}.',
+    'Table {table}: the dice pass the {test} test over the {span} again.',
+  ),
   'inspector.span.window': e('最近窗口', 'Janela recente', 'Recent window'),
   'inspector.span.since-dice-change': e(
     '換骰以來',

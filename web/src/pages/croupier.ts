@@ -13,6 +13,7 @@ import {
 import type { LiveStatus } from '../api/live.js';
 import type { Exposure, Me, RoundEvent, TableView } from '../api/types.js';
 import { rememberTable } from '../app/session.js';
+import { announceFairnessAlert } from '../app/fairness-alert.js';
 import { TableFeed } from '../app/table-feed.js';
 import { onLanguage, t } from '../i18n/i18n.js';
 import { secondsLeft } from '../logic/clock.js';
@@ -88,6 +89,7 @@ class CroupierPage implements Page {
         this.live = s;
         this.renderBar();
       },
+      onAlert: announceFairnessAlert,
     });
     void this.feed.start();
     const tick = window.setInterval(() => this.tick(), 250);

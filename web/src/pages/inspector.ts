@@ -4,7 +4,9 @@
  * fairness statistics (Art. 1.1). Tabs keep each view on one screen.
  */
 import { fairness, journal, recall, tables, tableView, verifyJournal } from '../api/endpoints.js';
+import { LiveTable } from '../api/live.js';
 import type { JournalEntry, Me, TableSummary, TableView } from '../api/types.js';
+import { announceFairnessAlert } from '../app/fairness-alert.js';
 import { onLanguage, t } from '../i18n/i18n.js';
 import { h, replaceChildren } from '../ui/dom.js';
 import { shell } from '../ui/shell.js';
@@ -217,12 +219,40 @@ export function inspectorPage(me: Me, tableId: string | undefined): Page {
     body.setAttribute('aria-labelledby', `tab-${state.tab}`);
   }
 
+  // Art. 1.1: the table's fairness alerts arrive on its socket as they are raised.
+  let live: LiveTable | null = null;
+  const watchAlerts = (id: string): void => {
+    // The summary feed: an inspector's socket needs none of the players' bets.
+    live = new LiveTable(
+      id,
+      {
+        onHello: () => undefined,
+        onEvent: () => undefined,
+        onStatus: () => undefined,
+        onAlert: (alert) => {
+          announceFairnessAlert(alert);
+          if (state.tab === 'fairness') void loadTable();
+        },
+      },
+      'summary',
+    );
+    live.start();
+  };
+
   render();
   void load(async () => {
     state.tables = await tables();
     state.tableId ??= state.tables[0]?.id ?? null;
+    if (state.tableId !== null) watchAlerts(state.tableId);
     await loadTable();
     await moreJournal();
   });
-  return { el, destroy: onLanguage(render) };
+  const stopLanguage = onLanguage(render);
+  return {
+    el,
+    destroy: () => {
+      stopLanguage();
+      live?.stop();
+    },
+  };
 }
