@@ -372,7 +372,9 @@ withStores('compliance routes', (h) => {
         Array.from({ length: 30 }, () => ({ dice: [6, 6, 6] as const })),
         30,
       );
-      await until(async () => inspector.alerts().length === 2 && croupier.alerts().length === 2);
+      await until(() =>
+        Promise.resolve(inspector.alerts().length === 2 && croupier.alerts().length === 2),
+      );
       expect(inspector.alerts()).toEqual(croupier.alerts());
       for (const alert of inspector.alerts()) {
         expect(alert).toMatchObject({
