@@ -15,6 +15,16 @@ async function setup(store: Store, settings: Partial<TableSettings> = {}) {
   let now = 1_764_460_800_000;
   const service = new TableService({ store, clock: () => (now += 1_000), random: createPrng(5) });
   await service.createTable({ ...defaultTableSettings('T1'), bettingTimerMs: null, ...settings });
+  // Alice is registered with the cage (a user with a name); bob has a wallet only, as `cussec play` makes.
+  await store.transaction((tx) =>
+    tx.createUser({
+      id: 'alice',
+      username: 'alice',
+      displayName: 'Alice Wong',
+      role: 'player',
+      passwordHash: `scrypt$32768$8$1$${'00'.repeat(16)}$${'00'.repeat(32)}`,
+    }),
+  );
   for (const p of ['alice', 'bob']) {
     await openWallet(store, p);
     await deposit(store, {
@@ -110,6 +120,7 @@ withStores('game recall', (h) => {
     expect(first!.players).toEqual([
       {
         playerId: 'alice',
+        displayName: 'Alice Wong',
         balanceBeforeMinor: 100_000,
         balanceAfterMinor: 95_000 + returned.alice,
         stakedMinor: 5_000,
@@ -117,6 +128,7 @@ withStores('game recall', (h) => {
       },
       {
         playerId: 'bob',
+        displayName: null,
         balanceBeforeMinor: 100_000,
         balanceAfterMinor: 96_000 + returned.bob,
         stakedMinor: 4_000,
@@ -127,6 +139,7 @@ withStores('game recall', (h) => {
     expect(second!.players).toEqual([
       {
         playerId: 'alice',
+        displayName: 'Alice Wong',
         balanceBeforeMinor: 95_000 + returned.alice,
         balanceAfterMinor: 94_000 + returned.alice,
         stakedMinor: 1_000,

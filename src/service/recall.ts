@@ -86,6 +86,8 @@ export type RecalledResult =
 
 export interface RecalledPlayer {
   readonly playerId: string;
+  /** The player's name as the cage registered it; null for a player with no user (`cussec play`). */
+  readonly displayName: string | null;
   /** Wallet balance just before the round's first transfer of this player. */
   readonly balanceBeforeMinor: number | null;
   /** Wallet balance just after the round's last transfer of this player. */
@@ -135,7 +137,10 @@ export async function recallRounds(
   }
   const built = [...builders.values()].filter((b) => b.started);
   const balances = await walletBalances(store, tableId, built);
-  return built.map((b) => b.finish(balances));
+  const names = new Map<string, string | null>();
+  for (const playerId of new Set(built.flatMap((b) => b.playerIds())))
+    names.set(playerId, (await store.getUser(playerId))?.displayName ?? null);
+  return built.map((b) => b.finish(balances, names));
 }
 
 const ROUND_EVENT_TYPES = new Set<string>(EVENT_TYPES);
@@ -297,7 +302,7 @@ class RoundBuilder {
     return [...new Set([...this.bets.values()].map((b) => b.playerId))];
   }
 
-  finish(balances: Balances): RecalledRound {
+  finish(balances: Balances, names: ReadonlyMap<string, string | null>): RecalledRound {
     const bets = [...this.bets.values()];
     const standing = bets.filter((b) => b.withdrawnAtMs === null);
     const players = this.playerIds().map((playerId): RecalledPlayer => {
@@ -305,6 +310,7 @@ class RoundBuilder {
       const balance = balances.get(`${this.roundNo}/${playerId}`);
       return {
         playerId,
+        displayName: names.get(playerId) ?? null,
         balanceBeforeMinor: balance?.before ?? null,
         balanceAfterMinor: balance?.after ?? null,
         stakedMinor: sum(own.map((b) => b.stakeMinor)),

@@ -124,7 +124,7 @@ function betsTable(r: RecalledRound): string {
 function playersTable(r: RecalledRound): string {
   const amount = (v: number | null): string => (v === null ? '—' : grouped(v));
   const rows = r.players.map((p) => [
-    p.playerId,
+    p.displayName === null ? p.playerId : `${p.displayName} (${p.playerId})`,
     amount(p.balanceBeforeMinor),
     amount(p.stakedMinor),
     amount(p.returnedMinor),

@@ -173,6 +173,19 @@ function recallRound(r: Record<string, unknown>, money: (m: unknown) => string):
     });
   const bets = (Array.isArray(r['bets']) ? r['bets'] : []) as unknown[];
   const players = (Array.isArray(r['players']) ? (r['players'] as unknown[]) : []).filter(isRecord);
+  // Players by name where the cage registered one, the id beside it (and on hover in the bets).
+  const names = new Map(
+    players
+      .filter((p) => typeof p['displayName'] === 'string')
+      .map((p) => [str(p['playerId']), p['displayName'] as string]),
+  );
+  const playerCell = (id: string, withId: boolean): HTMLElement => {
+    const name = names.get(id);
+    if (name === undefined) return h('td', {}, id);
+    return withId
+      ? h('td', {}, name, ' ', h('span', { class: 'muted' }, id))
+      : h('td', { title: id }, name);
+  };
   return panel(
     title,
     h(
@@ -222,7 +235,7 @@ function recallRound(r: Record<string, unknown>, money: (m: unknown) => string):
                   'tr',
                   { class: withdrawn ? 'withdrawn' : '' },
                   h('td', {}, typeof b['spot'] === 'string' ? spotNameOf(b['spot']) : ''),
-                  h('td', {}, str(b['playerId'])),
+                  playerCell(str(b['playerId']), false),
                   h('td', { class: 'num' }, str(b['rollNo'])),
                   h('td', { class: 'num' }, money(b['stakeMinor'])),
                   h(
@@ -263,7 +276,7 @@ function recallRound(r: Record<string, unknown>, money: (m: unknown) => string):
                 h(
                   'tr',
                   {},
-                  h('td', {}, str(p['playerId'])),
+                  playerCell(str(p['playerId']), true),
                   h('td', { class: 'num' }, money(p['balanceBeforeMinor'])),
                   h('td', { class: 'num' }, money(p['stakedMinor'])),
                   h('td', { class: 'num' }, money(p['returnedMinor'])),
