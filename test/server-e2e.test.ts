@@ -254,6 +254,8 @@ async function balanceOf(who: string): Promise<number> {
 
 describe('cussec serve, end to end', () => {
   it('prints a one-time supervisor password on first start and lets everyone log in', async () => {
+    // The password follows the "serving" line, maybe in a later chunk of the child's output.
+    await until(() => server.lines.some((l) => l.includes('one-time password')), 10_000);
     const line = server.lines.find((l) => l.includes('one-time password'));
     const password = /one-time password (\S+)/.exec(line ?? '')?.[1];
     expect(password, server.lines.join('\n')).toBeDefined();
