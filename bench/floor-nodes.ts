@@ -11,7 +11,7 @@ import { newToken, tokenHash } from '../src/server/auth.js';
 import { hashPassword } from '../src/server/passwords.js';
 import { deposit, openWallet } from '../src/service/cage.js';
 import { type Benchmark, round } from './harness.js';
-import { freePort, startServe } from '../test/serve-process.js';
+import { freePort, ServeProcess } from '../test/serve-process.js';
 import { PG_FALLBACK_URL } from './databases.js';
 
 const PLAYERS = 60;
@@ -174,8 +174,9 @@ async function pgBaseUrl(): Promise<string | undefined> {
   }
 }
 
-function startNode(dbUrl: string, port: number): Promise<ChildProcess> {
-  return startServe(['--db', dbUrl, '--port', String(port), '--demo'], {
+async function startNode(dbUrl: string, port: number): Promise<ChildProcess> {
+  const node = await ServeProcess.start(['--db', dbUrl, '--port', String(port), '--demo'], {
     CUSSEC_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD,
   });
+  return node.child;
 }

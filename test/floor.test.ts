@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPgStore, type Store, walletAccount } from '../src/ledger/index.js';
-import { freePort, startServe } from './serve-process.js';
+import { freePort, ServeProcess } from './serve-process.js';
 import { http, SocketClient } from './server-harness.js';
 
 const BASE_URL = process.env['CUSSEC_TEST_PG_URL'];
@@ -197,8 +197,8 @@ describe.skipIf(BASE_URL === undefined)('a floor of three nodes on one PostgreSQ
   }, 180_000);
 });
 
-function startNode(dbUrl: string, port: number, dataDir: string): Promise<ChildProcess> {
-  return startServe(['--db', dbUrl, '--port', String(port), '--data', dataDir, '--demo'], {
-    CUSSEC_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD,
-  });
+async function startNode(dbUrl: string, port: number, dataDir: string): Promise<ChildProcess> {
+  const args = ['--db', dbUrl, '--port', String(port), '--data', dataDir, '--demo'];
+  const node = await ServeProcess.start(args, { CUSSEC_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD });
+  return node.child;
 }

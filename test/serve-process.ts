@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -20,30 +21,62 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts `cussec serve ARGS` from the source and resolves once it serves. */
-export function startServe(
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-  startMs = 60_000,
-): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(
-      () => reject(new Error(`cussec serve ${args.join(' ')} did not start: ${out}`)),
-      startMs,
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** A `cussec serve` child process started from the source, its output kept line by line. */
+export class ServeProcess {
+  readonly lines: string[] = [];
+  readonly exited: Promise<number | null>;
+  private partial = '';
+
+  private constructor(readonly child: ChildProcess) {
+    const take = (chunk: Buffer): void => {
+      const parts = (this.partial + chunk.toString('utf8')).split('\n');
+      this.partial = parts.pop()!;
+      this.lines.push(...parts);
+    };
+    child.stdout!.on('data', take);
+    child.stderr!.on('data', take);
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
+  /**
+   * Starts `cussec serve ARGS` and resolves once it prints its "serving" line.
+   * `env` adds to this process's environment; an undefined value removes a variable.
+   */
+  static async start(
+    args: readonly string[],
+    env: NodeJS.ProcessEnv,
+    startMs = 60_000,
+  ): Promise<ServeProcess> {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args],
+      { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Cussec is serving')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`cussec serve exited ${code}: ${out}`)));
-  });
+    const server = new ServeProcess(child);
+    await server.line((l) => l.startsWith('Cussec is serving'), startMs);
+    return server;
+  }
+
+  get output(): string {
+    return [...this.lines, this.partial].join('\n');
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** The first line that matches, once printed; rejects with the output at a timeout or an exit. */
+  async line(match: (line: string) => boolean, timeoutMs = 10_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.lines.find(match);
+      if (found !== undefined) return found;
+      if (!this.running) throw new Error(`cussec serve exited:\n${this.output}`);
+      if (Date.now() > deadline)
+        throw new Error(`cussec serve did not print the line in ${timeoutMs} ms:\n${this.output}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
 }

@@ -8,7 +8,7 @@
  * server with SIGTERM while bets are in flight: every acknowledged bet is in
  * the journal after a restart, and `cussec audit verify` passes.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,9 +26,8 @@ import {
   type Message,
   SocketClient,
   sleep,
-  until,
 } from './server-harness.js';
-import { freePort } from './serve-process.js';
+import { freePort, ServeProcess } from './serve-process.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DEMO_PASSWORD = 'cussec-demo-1';
@@ -103,59 +102,17 @@ const UNREACHABLE_TABLE_CODES = [
   'invalid_sealed_roll',
 ];
 
-/** `cussec serve` in a child process, with its output kept line by line. */
-class ServerProcess {
-  readonly lines: string[] = [];
-  readonly exited: Promise<number | null>;
-
-  private constructor(readonly child: ChildProcess) {
-    let buffer = '';
-    const take = (chunk: Buffer): void => {
-      buffer += chunk.toString('utf8');
-      const parts = buffer.split('\n');
-      buffer = parts.pop()!;
-      this.lines.push(...parts);
-    };
-    child.stdout!.on('data', take);
-    child.stderr!.on('data', take);
-    this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  }
-
-  static async start(dataDir: string, port: number): Promise<ServerProcess> {
-    const env: NodeJS.ProcessEnv = { ...process.env, CUSSEC_LOG_LEVEL: 'warn' };
-    delete env['CUSSEC_SUPERVISOR_PASSWORD'];
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
-        'serve',
-        '--data',
-        dataDir,
-        '--port',
-        String(port),
-        '--demo',
-      ],
-      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const server = new ServerProcess(child);
-    await until(() => server.lines.some((l) => l.startsWith('Cussec is serving')), 30_000).catch(
-      () => {
-        throw new Error(`the server did not start:\n${server.lines.join('\n')}`);
-      },
-    );
-    return server;
-  }
-
-  get running(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
-  }
-}
+/** `cussec serve --demo` on a fresh data folder, without a preset supervisor password. */
+const startServer = (dataDir: string, port: number): Promise<ServeProcess> =>
+  ServeProcess.start(
+    ['--data', dataDir, '--port', String(port), '--demo'],
+    { CUSSEC_LOG_LEVEL: 'warn', CUSSEC_SUPERVISOR_PASSWORD: undefined },
+    30_000,
+  );
 
 let dir = '';
 let port = 0;
-let server: ServerProcess;
+let server: ServeProcess;
 let base = '';
 let wsBase = '';
 const tokens: Record<string, string> = {};
@@ -168,7 +125,7 @@ beforeAll(async () => {
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
   wsBase = `ws://127.0.0.1:${port}`;
-  server = await ServerProcess.start(dir, port);
+  server = await startServer(dir, port);
 }, 60_000);
 
 afterAll(async () => {
@@ -255,8 +212,7 @@ async function balanceOf(who: string): Promise<number> {
 describe('cussec serve, end to end', () => {
   it('prints a one-time supervisor password on first start and lets everyone log in', async () => {
     // The password follows the "serving" line, maybe in a later chunk of the child's output.
-    await until(() => server.lines.some((l) => l.includes('one-time password')), 10_000);
-    const line = server.lines.find((l) => l.includes('one-time password'));
+    const line = await server.line((l) => l.includes('one-time password'));
     const password = /one-time password (\S+)/.exec(line ?? '')?.[1];
     expect(password, server.lines.join('\n')).toBeDefined();
     await refused(
@@ -763,14 +719,15 @@ describe('cussec serve, end to end', () => {
     stop = true;
     await Promise.all([...bettors, httpBettor]);
     for (const socket of sockets) expect((await socket.closed).code).toBe(1001);
-    expect(server.lines.join('\n')).toMatch(/Shutting down/);
+    expect(server.output).toMatch(/Shutting down/);
     for (const code of codes) expect(['shutting_down', 'connection closed']).toContain(code);
     codes.forEach((c) => seen.add(c));
     expect(acked.size).toBeGreaterThan(10);
 
     // After a restart, the journal holds every bet that was acknowledged.
-    server = await ServerProcess.start(dir, port);
-    expect(server.lines.join('\n')).not.toMatch(/one-time password/);
+    server = await startServer(dir, port);
+    await server.line((l) => l.startsWith('Demo users'));
+    expect(server.output).not.toMatch(/one-time password/);
     await login('player2', DEMO_PASSWORD);
     const placed = new Set<string>();
     for (let after = 0; ;) {

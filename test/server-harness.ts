@@ -155,12 +155,3 @@ export class SocketClient {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until `condition` holds. */
-export async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
-    await sleep(5);
-  }
-}

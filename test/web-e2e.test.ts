@@ -23,7 +23,7 @@
  * the API) gives the table a 2-minute betting timer, so that a slow machine
  * never hears the bell ring on its own in the middle of a test.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,7 +39,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { compilePaytable, type Dice, type Paytable, settle, spotById } from '../src/rules/index.js';
 import { DICT } from '../web/src/i18n/dict.js';
 import { chipLabel, formatMoney } from '../web/src/logic/money.js';
-import { freePort } from './serve-process.js';
+import { freePort, ServeProcess } from './serve-process.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -91,51 +91,12 @@ function buildWebIfStale(): void {
 }
 
 /** `cussec serve --demo` from source, with its output kept for the failure message. */
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    CUSSEC_LOG_LEVEL: 'warn',
-    CUSSEC_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD,
-  };
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'serve',
-      '--data',
-      dataDir,
-      '--port',
-      String(port),
-      '--demo',
-    ],
-    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+const startServer = (dataDir: string, port: number): Promise<ServeProcess> =>
+  ServeProcess.start(
+    ['--data', dataDir, '--port', String(port), '--demo'],
+    { CUSSEC_LOG_LEVEL: 'warn', CUSSEC_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD },
+    30_000,
   );
-  const take = (chunk: Buffer): void => {
-    serverOutput += chunk.toString('utf8');
-  };
-  child.stdout.on('data', take);
-  child.stderr.on('data', take);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`the server did not start in 30 s:\n${serverOutput}`));
-    }, 30_000);
-    const look = (): void => {
-      if (serverOutput.includes('Cussec is serving')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on('data', look);
-    child.stderr.on('data', look);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${code}) before serving:\n${serverOutput}`));
-    });
-  });
-  return child;
-}
 
 /** As the supervisor, through the API: the table's betting timer (between rounds only). */
 async function setBettingTimer(ms: number): Promise<void> {
@@ -154,19 +115,17 @@ async function setBettingTimer(ms: number): Promise<void> {
   if (!patch.ok) throw new Error(`set the betting timer: ${patch.status} ${await patch.text()}`);
 }
 
-async function stopServer(child: ChildProcess | undefined): Promise<void> {
-  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
+async function stopServer(server: ServeProcess | undefined): Promise<void> {
+  if (server === undefined || !server.running) return;
+  server.child.kill('SIGTERM');
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 5_000);
+  await server.exited;
   clearTimeout(timer);
 }
 
-let serverOutput = '';
 let dataDir = '';
 let base = '';
-let server: ChildProcess | undefined;
+let server: ServeProcess | undefined;
 let browser: Browser | undefined;
 /** Uncaught exceptions in any page: a test fails on any. */
 const pageErrors: string[] = [];
@@ -340,7 +299,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in Chromium against cussec serve', 
       process.stderr.write(
         `\n--- ${task.name}: failed ---\npage errors: ${pageErrors.join('\n') || 'none'}\n` +
           `console errors: ${consoleErrors.slice(-20).join('\n') || 'none'}\n` +
-          `server output (last 40 lines):\n${serverOutput.split('\n').slice(-40).join('\n')}\n`,
+          `server output (last 40 lines):\n${server?.lines.slice(-40).join('\n') ?? ''}\n`,
       );
     });
   });
