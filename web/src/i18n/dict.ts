@@ -344,14 +344,14 @@ export const DICT = {
   'inspector.pass': e('通過', 'Passa', 'Pass'),
   'inspector.fail': e('不通過', 'Falha', 'Fail'),
   'fairness.alertRaised': e(
-    '{table} 枱：骰子在{span}未通過 {test} 檢定（p = {p}）。請檢查或更換骰子。',
-    'Mesa {table}: os dados falham o teste {test} na {span} (p = {p}). Verifique ou troque os dados.',
-    'Table {table}: the dice fail the {test} test over the {span} (p = {p}). Check or change the dice.',
+    '{table} 枱：骰子未通過 {test} 檢定（{span}，p\u00a0=\u00a0{p}）。請檢查或更換骰子。',
+    'Mesa {table}: os dados falham o teste {test} ({span}, p\u00a0=\u00a0{p}). Verifique ou troque os dados.',
+    'Table {table}: the dice fail the {test} test ({span}, p\u00a0=\u00a0{p}). Check or change the dice.',
   ),
   'fairness.alertCleared': e(
-    '{table} 枱：骰子在{span}再次通過 {test} 檢定。',
-    'Mesa {table}: os dados voltam a passar o teste {test} na {span}.',
-    'Table {table}: the dice pass the {test} test over the {span} again.',
+    '{table} 枱：骰子再次通過 {test} 檢定（{span}）。',
+    'Mesa {table}: os dados voltam a passar o teste {test} ({span}).',
+    'Table {table}: the dice pass the {test} test again ({span}).',
   ),
   'inspector.span.window': e('最近窗口', 'Janela recente', 'Recent window'),
   'inspector.span.since-dice-change': e(
