@@ -10,7 +10,7 @@ import {
   type TransferInput,
   walletAccount,
 } from '../ledger/index.js';
-import type { PlacedBet, RoundEvent, Settlement } from '../table/index.js';
+import { assertAligned, type PlacedBet, type RoundEvent, type Settlement } from '../table/index.js';
 
 export const roundReference = (tableId: string, roundNo: number): string =>
   `round:${tableId}:${roundNo}`;
@@ -77,9 +77,8 @@ export function payoutTransfers(
   currency: Currency,
 ): TransferInput[] {
   if (settlement === null) throw new Error(`round ${tableId}:${roundNo} is paid unsettled`);
+  assertAligned(bets, settlement);
   const { returnsMinor } = settlement;
-  if (returnsMinor.length !== bets.length)
-    throw new Error(`round ${tableId}:${roundNo}: the returns do not fit the standing bets`);
   const reference = roundReference(tableId, roundNo);
   const bankroll = bankrollAccount(tableId).id;
   const transfers: TransferInput[] = [];

@@ -13,7 +13,7 @@ import {
   type PlacedBet,
   type RoundEvent,
   type RoundState,
-  betResults,
+  assertAligned,
   type Settlement,
   settlementOf,
 } from '../table/index.js';
@@ -79,7 +79,7 @@ export async function foldRound(
     bets.apply(event);
     if (event.type === 'round-settled') {
       settlement = settlementOf(event);
-      betResults(bets.list, settlement); // throws unless the returns fit the bets
+      assertAligned(bets.list, settlement);
     }
   }
   return { ...base, bets: bets.list, withdrawnBetIds: bets.withdrawnIds, settlement };

@@ -14,7 +14,7 @@ export {
 } from './machine.js';
 export { PHASE_RULES, phaseRefusal, type PhaseRule } from './phases.js';
 export { isRejectionCode, REJECTION_CODES, REJECTIONS, type RejectionCode } from './rejections.js';
-export { betResults, settlementOf, settleRound, winningSpots } from './result.js';
+export { assertAligned, betResults, settlementOf, settleRound, winningSpots } from './result.js';
 export { LEVER_PULLS } from './procedure.js';
 export { timerExpired } from './betting.js';
 export { initialState } from './state.js';

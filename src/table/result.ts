@@ -67,18 +67,21 @@ export function settlementOf(event: Settlement): Settlement {
   return { dice, winningSpots, returnsMinor, totalStakeMinor, totalReturnedMinor };
 }
 
+/** Throws unless the settlement has one return for each of these bets. */
+export function assertAligned(bets: readonly PlacedBet[], settlement: Settlement): void {
+  const returns = settlement.returnsMinor.length;
+  if (returns !== bets.length)
+    throw new Error(`settlement: ${returns} returns recorded for ${bets.length} standing bets`);
+}
+
 /**
  * Each standing bet with what it won and returned: the settlement's returns
  * paired with the bets they are aligned with. A settlement that does not fit
  * its bets means the state or the journal is not what the table wrote.
  */
 export function betResults(bets: readonly PlacedBet[], settlement: Settlement): BetResult[] {
+  assertAligned(bets, settlement);
   const { returnsMinor } = settlement;
-  if (returnsMinor.length !== bets.length) {
-    throw new Error(
-      `settlement: ${returnsMinor.length} returns recorded for ${bets.length} standing bets`,
-    );
-  }
   return bets.map((bet, i): BetResult => {
     const returnedMinor = returnsMinor[i]!;
     return {
