@@ -6,13 +6,20 @@
 import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
 import type { Store } from '../ledger/index.js';
 import { Floor } from '../service/floor.js';
 import { TableService } from '../service/table-service.js';
 import type { RandomSource } from '../dice/index.js';
 import { type AppContext, DEFAULT_LIMITS, type ServerLimits } from './context.js';
-import { errorBody, errorHandler, HttpError } from './http-error.js';
+import {
+  clientErrorHandler,
+  errorBody,
+  errorHandler,
+  frameworkErrors,
+  HttpError,
+} from './http-error.js';
 import { Hub } from './hub.js';
 import { Metrics } from './metrics.js';
 import { cageRoutes } from './routes/cage.js';
@@ -54,6 +61,25 @@ const REDACTED = [
   '*.password',
   '*.token',
 ];
+
+/**
+ * An error on an open socket. A frame ws could not read (bad UTF-8, a reserved
+ * opcode, a message too big) is the client's mistake, and ws has already
+ * closed the socket with the matching code: logged at info, not as a failure.
+ */
+function socketError(
+  error: Error & { code?: string },
+  socket: WebSocket,
+  request: FastifyRequest,
+): void {
+  if (typeof error.code === 'string' && error.code.startsWith('WS_ERR_'))
+    request.log.info(
+      { code: error.code, message: error.message },
+      'websocket client sent a bad frame',
+    );
+  else request.log.error({ err: error }, 'websocket failed');
+  socket.terminate();
+}
 
 export async function buildApp(options: AppOptions): Promise<App> {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -102,8 +128,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
           ...(typeof options.logger === 'object' ? options.logger : {}),
         };
   // Fastify's own 503 while closing has another body shape: ours answers instead (below).
-  const fastify = Fastify({ logger, bodyLimit: limits.bodyBytesMax, return503OnClosing: false });
+  const fastify = Fastify({
+    logger,
+    bodyLimit: limits.bodyBytesMax,
+    return503OnClosing: false,
+    frameworkErrors,
+    clientErrorHandler,
+  });
   fastify.setErrorHandler(errorHandler);
+  // JSON only: fastify would read text/plain too, and a string body is then a 400, not the 415 it is.
+  fastify.removeContentTypeParser('text/plain');
   let ready = true;
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (ready || request.url === '/healthz' || request.url === '/readyz') return done();
@@ -120,7 +154,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
       status: String(reply.statusCode),
     });
   });
-  await fastify.register(websocket, { options: { maxPayload: limits.wsMessageBytesMax } });
+  await fastify.register(websocket, {
+    options: { maxPayload: limits.wsMessageBytesMax },
+    errorHandler: socketError,
+  });
   healthRoutes(fastify, ctx, () => ready);
   sessionRoutes(fastify, ctx);
   tableRoutes(fastify, ctx);

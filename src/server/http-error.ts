@@ -1,7 +1,11 @@
 /**
  * The one error type of the HTTP API and the one place it becomes a response:
  * `{"error": {"code", "message", "article"?}}` with a 4xx (or 503) status.
+ * Fastify's own refusals (a bad URL, a request the HTTP parser could not read)
+ * are answered in the same shape (frameworkErrors, clientErrorHandler).
  */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceRejection } from '../service/table-service.js';
 
@@ -11,17 +15,36 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly article?: string,
+    /** Every problem found, where the client can fix them all at once (a holiday list). */
+    readonly issues?: readonly unknown[],
   ) {
     super(message);
   }
 }
 
 export interface ErrorBody {
-  readonly error: { readonly code: string; readonly message: string; readonly article?: string };
+  readonly error: {
+    readonly code: string;
+    readonly message: string;
+    readonly article?: string;
+    readonly issues?: readonly unknown[];
+  };
 }
 
-export function errorBody(code: string, message: string, article?: string): ErrorBody {
-  return { error: article === undefined ? { code, message } : { code, message, article } };
+export function errorBody(
+  code: string,
+  message: string,
+  article?: string,
+  issues?: readonly unknown[],
+): ErrorBody {
+  return {
+    error: {
+      code,
+      message,
+      ...(article === undefined ? {} : { article }),
+      ...(issues === undefined ? {} : { issues }),
+    },
+  };
 }
 
 /** The HTTP status of a refusal by the table service or the rules. */
@@ -34,6 +57,8 @@ export function statusOf(code: string): number {
     case 'malformed_command':
     case 'unknown_command':
     case 'invalid_request':
+    case 'invalid_table_settings':
+      // Settings that do not fit together can never be taken, whatever the table's state.
       return 400;
     case 'not_bet_owner':
       return 403;
@@ -64,7 +89,9 @@ export function errorHandler(
   reply: FastifyReply,
 ): void {
   if (error instanceof HttpError) {
-    void reply.status(error.statusCode).send(errorBody(error.code, error.message, error.article));
+    void reply
+      .status(error.statusCode)
+      .send(errorBody(error.code, error.message, error.article, error.issues));
     return;
   }
   const status = error.statusCode ?? 500;
@@ -82,6 +109,42 @@ export function errorHandler(
   }
   const code = FASTIFY_CODES[error.code] ?? 'invalid_request';
   void reply.status(status).send(errorBody(code, error.message));
+}
+
+/**
+ * Fastify's refusals before any route runs (a path that is not valid
+ * percent-encoding, a path parameter too long): the API's shape, code invalid_request.
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  request.log.info({ code: error.code }, 'request refused before routing');
+  void reply.status(400).send(errorBody('invalid_request', error.message));
+}
+
+/**
+ * A request the HTTP parser refused (headers or URL over the size it reads, a
+ * malformed request line, a timeout): the API's shape, on the raw socket.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has no one to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'the URL and headers are over the size the server reads']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'the request did not arrive in time']
+        : [400, 'invalid_request', 'the request could not be read as HTTP'];
+  const body = JSON.stringify(errorBody(code, message));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 const FASTIFY_CODES: Record<string, string> = {

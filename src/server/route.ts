@@ -18,6 +18,10 @@ export interface RouteInput<B, Q, P> {
   readonly params: P;
   /** The caller; undefined only on public routes. */
   readonly user: User;
+  /**
+   * The Idempotency-Key header scoped to its caller (`<userId>:<key>`): a key
+   * belongs to the user who sent it, so two users' same key are two commands.
+   */
   readonly idempotencyKey: string | undefined;
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
@@ -35,10 +39,18 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   readonly query?: z.ZodType<Q>;
   readonly params?: z.ZodType<P>;
   readonly successStatus?: number;
+  /**
+   * The answer: a value sent as JSON, or a string body when the handler set
+   * its content-type. A handler never sends the reply itself: fastify sends
+   * what it returns, once.
+   */
   readonly handler: (input: RouteInput<B, Q, P>) => Promise<unknown>;
 }
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/** A route that declares no query takes none: an unknown parameter is refused, as everywhere. */
+const NO_QUERY = z.object({}).strict();
 
 export function parse<T>(schema: z.ZodType<T> | undefined, data: unknown, where: string): T {
   if (schema === undefined) return undefined as T;
@@ -72,16 +84,19 @@ export function registerRoute<B, Q, P>(
       }
       const input: RouteInput<B, Q, P> = {
         body: parse(spec.body, request.body, 'body'),
-        query: parse(spec.query, request.query, 'query'),
+        query: parse(spec.query ?? (NO_QUERY as z.ZodType<Q>), request.query, 'query'),
         params: parse(spec.params, request.params, 'params'),
         user: caller,
-        idempotencyKey,
+        idempotencyKey:
+          idempotencyKey === undefined || caller === undefined
+            ? undefined
+            : `${caller.id}:${idempotencyKey}`,
         request,
         reply,
       };
       const result = await spec.handler(input);
       if (spec.successStatus !== undefined) void reply.status(spec.successStatus);
-      return result ?? reply.send();
+      return result;
     },
   });
 }

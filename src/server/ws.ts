@@ -20,7 +20,7 @@ import { errorBody, type ErrorBody, HttpError } from './http-error.js';
 import type { Feed } from './feed.js';
 import type { Client } from './hub.js';
 import { parse } from './route.js';
-import { viewOf } from './routes/tables.js';
+import { viewOf, walletBalance } from './routes/tables.js';
 import { tableParams, type WsMessage, wsMessage, wsQuery } from './schemas.js';
 
 /** Binary frames: the protocol is JSON text. */
@@ -171,9 +171,12 @@ async function handleMessage(
   } catch {
     return reply(ctx, client, null, errorBody('invalid_json', 'a message must be a JSON object'));
   }
+  // Only a requestId the client could have meant is echoed: a string or a number.
+  const given =
+    typeof raw === 'object' && raw !== null && 'requestId' in raw ? raw.requestId : null;
   const requestId =
-    typeof raw === 'object' && raw !== null && 'requestId' in raw
-      ? String(raw.requestId).slice(0, 64)
+    typeof given === 'string' || (typeof given === 'number' && Number.isFinite(given))
+      ? String(given).slice(0, 64)
       : null;
   let message: WsMessage;
   try {
@@ -204,7 +207,7 @@ async function handleMessage(
       requestId: message.requestId,
       seq: event?.seq ?? null,
       bet: event && 'bet' in event.event ? event.event.bet : null,
-      balanceMinor: await balanceOf(ctx, user.id),
+      balanceMinor: outcome.balanceMinor ?? (await walletBalance(ctx, user.id)),
     }),
   );
 }
@@ -241,13 +244,18 @@ async function placeBets(
       bet: event && 'bet' in event.event ? event.event.bet : null,
     };
   });
+  // The balance right after the message's last bet taken, in ledger order.
+  const last = outcomes.findLast((o) => o.ok && o.balanceMinor !== undefined);
   ctx.hub.send(
     client,
     JSON.stringify({
       type: 'batch-ack',
       requestId: message.requestId,
       results,
-      balanceMinor: await balanceOf(ctx, user.id),
+      balanceMinor:
+        last?.ok && last.balanceMinor !== undefined
+          ? last.balanceMinor
+          : await walletBalance(ctx, user.id),
     }),
   );
 }
@@ -259,10 +267,6 @@ const stake = (bet: { spot: string; stakeMinor: number }) => ({
 
 function countBet(ctx: AppContext, outcome: CommandOutcome): void {
   ctx.metrics.count('cussec_bets_total', { result: outcome.ok ? 'placed' : 'refused', via: 'ws' });
-}
-
-async function balanceOf(ctx: AppContext, playerId: string): Promise<number> {
-  return (await ctx.store.getAccount(`wallet:${playerId}`))?.balanceMinor ?? 0;
 }
 
 function reply(

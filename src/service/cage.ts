@@ -1,7 +1,9 @@
 /**
  * The cage: deposits into and withdrawals from players' wallets. Each is one
  * transfer between the cage account and the wallet, journaled in the same
- * transaction, and idempotent by the cashier's key.
+ * transaction, and idempotent by the cashier's key. The key given here must
+ * already be the caller's own (the HTTP routes scope it to the cashier): it
+ * names the transfer, so two cashiers' same key must reach here as two keys.
  */
 import { hashRequest } from '../journal/index.js';
 import { CAGE_ACCOUNT_ID, type Store, walletAccount } from '../ledger/index.js';

@@ -19,6 +19,7 @@ import {
   type TableRecord,
   type TransferInput,
   type Tx,
+  walletAccount,
 } from '../ledger/index.js';
 import { ExposureBook } from '../math/index.js';
 import { cryptoRandomSource, type RandomSource, type SealedRoll, sealRoll } from '../dice/index.js';
@@ -53,7 +54,15 @@ export interface PublishedEvent {
 }
 
 export type CommandOutcome =
-  | { readonly ok: true; readonly events: readonly PublishedEvent[] }
+  | {
+      readonly ok: true;
+      readonly events: readonly PublishedEvent[];
+      /**
+       * For a placed or withdrawn bet: the player's wallet balance right after
+       * it, in ledger order, even when later bets of the player share its commit.
+       */
+      readonly balanceMinor?: number;
+    }
   | { readonly ok: false; readonly rejection: ServiceRejection };
 
 /** A change of a table's limits, which takes effect between rounds only. */
@@ -296,9 +305,9 @@ export class TableService {
    */
   private async rebuildReplays(
     outcomes: CommandOutcome[],
-    replays: readonly { index: number; eventSeqs: readonly number[] }[],
+    replays: readonly Replay[],
   ): Promise<void> {
-    for (const { index, eventSeqs } of replays) {
+    for (const { index, eventSeqs, balanceMinor } of replays) {
       const events: PublishedEvent[] = [];
       if (eventSeqs.length > 0) {
         const fromSeq = Math.min(...eventSeqs);
@@ -312,7 +321,8 @@ export class TableService {
           events.push({ seq, event: entry.payload as RoundEvent });
         }
       }
-      outcomes[index] = { ok: true, events };
+      outcomes[index] =
+        balanceMinor === undefined ? { ok: true, events } : { ok: true, events, balanceMinor };
     }
   }
 
@@ -337,7 +347,7 @@ export class TableService {
     outcomes: CommandOutcome[];
     published: PublishedEvent[];
     journaled: readonly JournalEntry[];
-    replays: readonly { index: number; eventSeqs: readonly number[] }[];
+    replays: readonly Replay[];
     loaded?: Loaded;
   }> {
     const record = await tx.loadTable(tableId, { lock: 'exclusive' });
@@ -406,11 +416,49 @@ class DeferredMoneyRefused extends Error {
  * Refusals are small and kept whole, and so are records written before this
  * form, which hold the whole answer.
  */
-type StoredOutcome = CommandOutcome | { readonly ok: true; readonly eventSeqs: readonly number[] };
+type StoredOutcome =
+  | CommandOutcome
+  | { readonly ok: true; readonly eventSeqs: readonly number[]; readonly balanceMinor?: number };
 
 function storedOutcome(outcome: CommandOutcome): StoredOutcome {
-  return outcome.ok ? { ok: true, eventSeqs: outcome.events.map((e) => e.seq) } : outcome;
+  if (!outcome.ok) return outcome;
+  const eventSeqs = outcome.events.map((e) => e.seq);
+  const { balanceMinor } = outcome;
+  return balanceMinor === undefined
+    ? { ok: true, eventSeqs }
+    : { ok: true, eventSeqs, balanceMinor };
 }
+
+/** A replayed command whose record names its events by seq (see StoredOutcome). */
+interface Replay {
+  readonly index: number;
+  readonly eventSeqs: readonly number[];
+  readonly balanceMinor?: number;
+}
+
+/** A command's events, waiting for the journal, with what they move in and out of wallets. */
+interface Pending {
+  readonly outcomeIndex: number;
+  readonly events: RoundEvent[];
+  /** The wallet of the player whose bet this is, who is told its balance right after it. */
+  readonly wallet: string | undefined;
+  /** Each wallet's change by this command's transfers. */
+  readonly walletDeltas: ReadonlyMap<string, number>;
+}
+
+/** What each wallet gains (or loses) by a command's transfers. */
+function walletDeltas(transfers: readonly TransferInput[]): Map<string, number> {
+  const deltas = new Map<string, number>();
+  for (const t of transfers) {
+    if (t.creditAccountId.startsWith(WALLET_PREFIX))
+      deltas.set(t.creditAccountId, (deltas.get(t.creditAccountId) ?? 0) + t.amountMinor);
+    if (t.debitAccountId.startsWith(WALLET_PREFIX))
+      deltas.set(t.debitAccountId, (deltas.get(t.debitAccountId) ?? 0) - t.amountMinor);
+  }
+  return deltas;
+}
+
+const WALLET_PREFIX = walletAccount('').id;
 
 const refused = (code: string, message: string, article?: string): CommandOutcome => ({
   ok: false,
@@ -434,7 +482,7 @@ class BatchRun {
   /** Every entry the batch journaled, once committed. */
   journaled: readonly JournalEntry[] = [];
   private index = 0;
-  private readonly pending: { outcomeIndex: number; events: RoundEvent[] }[] = [];
+  private readonly pending: Pending[] = [];
   /** By position in the batch: a keyed command's request hash and what its key holds. */
   private readonly lookups = new Map<number, { hash: string; found: CommandLookup }>();
   /** Idempotency keys first seen in this batch, in order. */
@@ -442,7 +490,7 @@ class BatchRun {
   /** With deferMoney: every command's transfers, posted together by commit(). */
   private readonly deferred: TransferInput[] = [];
   /** Replayed commands whose record names their events by seq (see StoredOutcome). */
-  readonly replays: { index: number; eventSeqs: readonly number[] }[] = [];
+  readonly replays: Replay[] = [];
   /** Commands of this batch that repeat an earlier one's key: they get its answer. */
   private readonly repeats: { index: number; of: number }[] = [];
   private header: RoundHeader;
@@ -508,10 +556,12 @@ class BatchRun {
       return this.betweenRounds(request.command);
     }
     const command = this.prepare(request.command, index);
-    const cap = this.liabilityRefusal(command);
-    if (cap !== null) return cap;
+    // The round's own refusals come first (Arts. 2.1, 5: betting not open, stake out of
+    // limits); only a bet the round would take is measured against the liability cap.
     const result = transition(this.config, this.state, command, this.now);
     if (!result.ok) return { ok: false, rejection: result.rejection };
+    const cap = this.liabilityRefusal(command);
+    if (cap !== null) return cap;
     if (result.events.length === 0) return { ok: true, events: [] };
     const transfers = result.events.flatMap((e) => transfersFor(e, result.state, this.tx.currency));
     if (transfers.length > 0) {
@@ -532,14 +582,23 @@ class BatchRun {
       if (e.type === 'dome-covered' && e.newRound)
         this.book = new ExposureBook(this.config.paytable);
     }
-    this.pending.push({ outcomeIndex: index, events: [...result.events] });
+    const wallet =
+      command.type === 'place-bet' || command.type === 'withdraw-bet'
+        ? walletAccount(command.playerId).id
+        : undefined;
+    this.pending.push({
+      outcomeIndex: index,
+      events: [...result.events],
+      wallet,
+      walletDeltas: walletDeltas(transfers),
+    });
     return { ok: true, events: [] };
   }
 
   /** The recorded answer; one recorded by seqs is filled in after the commit (rebuildReplays). */
   private replay(index: number, stored: StoredOutcome): CommandOutcome {
     if (!('eventSeqs' in stored)) return stored;
-    this.replays.push({ index, eventSeqs: stored.eventSeqs });
+    this.replays.push({ index, ...stored });
     return { ok: true, events: [] };
   }
 
@@ -665,14 +724,17 @@ class BatchRun {
     const all = [...this.extraEntries, ...inputs];
     this.journaled = all.length > 0 ? await this.tx.appendJournal(all) : [];
     const entries = this.journaled.slice(this.extraEntries.length);
+    const balances = await this.balancesAfter();
     const published: PublishedEvent[] = [];
     let at = 0;
-    for (const p of this.pending) {
+    this.pending.forEach((p, i) => {
       const events = p.events.map((event) => ({ seq: entries[at++]!.seq, event }));
-      outcomes[p.outcomeIndex] = { ok: true, events };
+      const balanceMinor = balances[i];
+      outcomes[p.outcomeIndex] =
+        balanceMinor === undefined ? { ok: true, events } : { ok: true, events, balanceMinor };
       published.push(...events);
       this.trackRounds(events);
-    }
+    });
     for (const r of this.repeats) outcomes[r.index] = outcomes[r.of]!;
     await this.tx.putCommands(
       [...this.keys].map(([key, k]) => ({
@@ -682,6 +744,29 @@ class BatchRun {
       })),
     );
     return published;
+  }
+
+  /**
+   * For each pending bet, its player's balance right after it in ledger order:
+   * the balance once all the batch's transfers are posted, less what the
+   * batch's later commands moved in or out of that wallet.
+   */
+  private async balancesAfter(): Promise<(number | undefined)[]> {
+    const running = new Map<string, number>();
+    for (const p of this.pending) {
+      if (p.wallet !== undefined && !running.has(p.wallet))
+        running.set(p.wallet, (await this.tx.balance(p.wallet)) ?? 0);
+    }
+    const balances: (number | undefined)[] = [];
+    for (let i = this.pending.length - 1; i >= 0; i--) {
+      const p = this.pending[i]!;
+      balances[i] = p.wallet === undefined ? undefined : running.get(p.wallet);
+      for (const [wallet, delta] of p.walletDeltas) {
+        const balance = running.get(wallet);
+        if (balance !== undefined) running.set(wallet, balance - delta);
+      }
+    }
+    return balances;
   }
 
   private trackRounds(events: readonly PublishedEvent[]): void {

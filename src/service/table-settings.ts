@@ -48,6 +48,9 @@ const settingsSchema = z
   })
   .strict();
 
+/** The fields a table's settings have: a request naming another is malformed. */
+export const TABLE_SETTINGS_FIELDS = settingsSchema.keyof().options;
+
 export function defaultTableSettings(tableId: string, name = `Table ${tableId}`): TableSettings {
   return {
     tableId,

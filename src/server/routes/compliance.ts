@@ -27,7 +27,15 @@ import { id, tableParams } from '../schemas.js';
 /** How often due proposals are adopted, besides after every round paid. */
 export const ADOPTION_INTERVAL_MS = 60_000;
 
-const isoDate = z.string().refine(isIsoDate, 'a YYYY-MM-DD date');
+/** The dates the API takes: the calendar's days and the day after must both be real dates. */
+export const ISO_DATE_MIN = '1970-01-01';
+export const ISO_DATE_MAX = '9999-12-30';
+const isoDate = z
+  .string()
+  .refine(
+    (d) => isIsoDate(d) && d >= ISO_DATE_MIN && d <= ISO_DATE_MAX,
+    `a YYYY-MM-DD date from ${ISO_DATE_MIN} to ${ISO_DATE_MAX}`,
+  );
 const proposalParams = z.object({ tableId: id, proposalId: id }).strict();
 
 const proposalBody = z
@@ -235,14 +243,13 @@ function holidayRoutes(app: FastifyInstance, ctx: AppContext, s: Services): void
     tag: 'compliance',
     roles: ['supervisor'],
     body: z.record(z.string(), z.unknown()),
-    handler: async ({ body, user, reply }) => {
+    successStatus: 201,
+    handler: async ({ body, user }) => {
       const loaded = await s.holidays.load(body, user.id);
-      if (loaded.ok) return reply.status(201).send(loaded.value);
+      if (loaded.ok) return loaded.value;
       // Every problem of the list, so the supervisor fixes the file in one go.
       const { message, article, issues } = loaded.error;
-      return reply
-        .status(400)
-        .send({ error: { code: 'holiday_list_invalid', message, article, issues } });
+      throw new HttpError(400, 'holiday_list_invalid', message, article, issues);
     },
   });
 }
@@ -316,10 +323,10 @@ function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
         return { tableId: day.tableId, tableName: day.tableName, report: day.report };
       const rendered = renderTableDay(day, query.format, ctx.clock());
       const disposition = query.format === 'csv' ? 'attachment' : 'inline';
-      return reply
+      void reply
         .header('content-type', rendered.contentType)
-        .header('content-disposition', `${disposition}; filename="${rendered.fileName}"`)
-        .send(rendered.body);
+        .header('content-disposition', `${disposition}; filename="${rendered.fileName}"`);
+      return rendered.body;
     },
   });
 }

@@ -1,8 +1,13 @@
 /** A table's routes: its view, bets, the croupier's procedure and the supervisor's settings. */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { walletAccount } from '../../ledger/index.js';
 import { betResults, type Command } from '../../table/index.js';
-import { parseTableSettings, defaultTableSettings } from '../../service/table-settings.js';
+import {
+  parseTableSettings,
+  defaultTableSettings,
+  TABLE_SETTINGS_FIELDS,
+} from '../../service/table-settings.js';
 import type { CommandOutcome } from '../../service/table-service.js';
 import type { AppContext } from '../context.js';
 import { fromRejection, HttpError } from '../http-error.js';
@@ -17,6 +22,19 @@ import {
   tableParams,
 } from '../schemas.js';
 import { tableView } from '../views.js';
+
+/**
+ * A new table: its id, and any of its settings (the defaults fill the rest).
+ * A field that is not a setting is malformed (invalid_request); settings that
+ * do not fit together are parseTableSettings's to refuse (invalid_table_settings).
+ */
+const createTableBody = z
+  .object({
+    ...Object.fromEntries(TABLE_SETTINGS_FIELDS.map((field) => [field, z.unknown().optional()])),
+    tableId: id,
+    name: z.string().min(1).max(64).optional(),
+  })
+  .strict();
 
 export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
@@ -71,12 +89,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
         spot: body.spot,
         stakeMinor: body.stakeMinor,
       };
-      const outcome = await run(
-        ctx,
-        params.tableId,
-        command,
-        idempotencyKey && `${user.id}:${idempotencyKey}`,
-      );
+      const outcome = await run(ctx, params.tableId, command, idempotencyKey);
       ctx.metrics.count('cussec_bets_total', {
         result: outcome.ok ? 'placed' : 'refused',
         via: 'http',
@@ -97,7 +110,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
         ctx,
         params.tableId,
         { type: 'withdraw-bet', betId: params.betId, playerId: user.id },
-        idempotencyKey && `${user.id}:${idempotencyKey}`,
+        idempotencyKey,
       );
       return betAnswer(ctx, outcome, user.id);
     },
@@ -144,12 +157,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     body: croupierCommandBody,
     handler: async ({ params, body, user, idempotencyKey }) => {
       const command = { ...body, croupierId: user.id } as Command;
-      const outcome = await run(
-        ctx,
-        params.tableId,
-        command,
-        idempotencyKey && `${user.id}:${idempotencyKey}`,
-      );
+      const outcome = await run(ctx, params.tableId, command, idempotencyKey);
       ctx.metrics.count('cussec_commands_total', {
         type: body.type,
         result: outcome.ok ? 'accepted' : 'refused',
@@ -174,7 +182,8 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
       return {
         stakedMinor: e.stakedMinor,
         worstCase: e.worst,
-        expectedHouseGainMinor: e.expectedHouseGainMinor,
+        // An expectation is fractional; the API's minor units are whole: rounded half up.
+        expectedHouseGainMinor: Math.round(e.expectedHouseGainMinor),
         liabilityCapMinor: snap.settings.liabilityMinorMax,
       };
     },
@@ -205,7 +214,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Create a table (house options need DICJ authorization, Art. 8)',
     tag: 'supervisor',
     roles: ['supervisor'],
-    body: z.object({ tableId: id, name: z.string().min(1).max(64).optional() }).passthrough(),
+    body: createTableBody,
     successStatus: 201,
     handler: async ({ body }) => {
       const { tableId, name, ...rest } = body;
@@ -252,12 +261,19 @@ async function betAnswer(
 ): Promise<object> {
   if (!outcome.ok) throw fromRejection(outcome.rejection);
   const event = outcome.events[0]?.event;
-  const balance = await ctx.store.getAccount(`wallet:${playerId}`);
   return {
     bet: event && 'bet' in event ? event.bet : null,
     seq: outcome.events[0]?.seq ?? null,
-    balanceMinor: balance?.balanceMinor ?? 0,
+    balanceMinor: outcome.balanceMinor ?? (await walletBalance(ctx, playerId)),
   };
+}
+
+/**
+ * The wallet's balance now: for answers that carry no balance of their own (a
+ * bet refused, or an idempotent answer recorded before answers kept one).
+ */
+export async function walletBalance(ctx: AppContext, playerId: string): Promise<number> {
+  return (await ctx.store.getAccount(walletAccount(playerId).id))?.balanceMinor ?? 0;
 }
 
 export async function viewOf(ctx: AppContext, tableId: string) {
