@@ -47,7 +47,15 @@ function betRefusal(
   }
   // Art. 5 and Art. 8: a bet of the regulation that this layout offers, with a whole stake.
   const valid = validateBet(config.paytable, { spot, stakeMinor });
-  if (!valid.ok) return { code: ruleCode(valid.error.code), message: valid.error.message };
+  // A whole stake past what the rules can pay (STAKE_MINOR_MAX) is past the table's maximum
+  // too, which is at most that: it is refused below as stake_above_max, the limit a player knows.
+  const overRules =
+    !valid.ok &&
+    valid.error.code === 'invalid_stake' &&
+    Number.isSafeInteger(stakeMinor) &&
+    stakeMinor > 0;
+  if (!valid.ok && !overRules)
+    return { code: ruleCode(valid.error.code), message: valid.error.message };
   if (stakeMinor < config.stakeMinorMin) {
     return {
       code: 'stake_below_min',

@@ -363,6 +363,13 @@ const ROWS: Row[] = [
   },
   {
     code: 'stake_above_max',
+    name: 'a whole stake past what the rules can pay (2^53 - 1)',
+    config: LEVER,
+    state: stateIn(LEVER, 'betting'),
+    command: place({ stakeMinor: Number.MAX_SAFE_INTEGER }),
+  },
+  {
+    code: 'stake_above_max',
     name: 'the player’s bets on the spot add up past it',
     config: LEVER,
     state: stateIn(LEVER, 'betting'),
