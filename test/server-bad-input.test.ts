@@ -197,13 +197,18 @@ describe('HTTP bodies', () => {
   });
 
   it('refuses bodies that are not JSON with 415', async () => {
-    const answer = await http(base, 'POST', `/api/v1/tables/${T}/bets`, {
-      token: tokens.player,
-      raw: 'betId=b1&spot=small',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    expect(answer.status).toBe(415);
-    expect(errorCode(answer)).toBe('unsupported_media_type');
+    for (const [type, raw] of [
+      ['application/x-www-form-urlencoded', 'betId=b1&spot=small'],
+      ['text/plain', '{"betId":"b1","spot":"small","stakeMinor":1000}'],
+    ] as const) {
+      const answer = await http(base, 'POST', `/api/v1/tables/${T}/bets`, {
+        token: tokens.player,
+        raw,
+        headers: { 'content-type': type },
+      });
+      expect(answer.status, type).toBe(415);
+      expect(errorCode(answer), type).toBe('unsupported_media_type');
+    }
   });
 
   it('refuses malformed idempotency keys, and a key reused for another body', async () => {
@@ -335,9 +340,21 @@ describe('HTTP paths, queries and tokens', () => {
     expect(errorCode(answer)).toBe('upgrade_required');
   });
 
-  it('refuses a URL longer than the server reads', async () => {
+  it('refuses a URL longer than the server reads, in the API shape', async () => {
     const answer = await rawGet(`/api/v1/tables?x=${'a'.repeat(20_000)}`);
     expect(answer.status).toBe(431);
+    expect(JSON.parse(answer.text)).toEqual({
+      error: {
+        code: 'headers_too_large',
+        message: 'the URL and headers are over the size the server reads',
+      },
+    });
+  });
+
+  it('refuses a path that is not valid percent-encoding, in the API shape', async () => {
+    const answer = await rawGet('/api/v1/tables/%ZZ');
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 'invalid_request' } });
   });
 });
 
