@@ -513,6 +513,21 @@ withStores('ledger store', (h) => {
       });
       expect(seen).toBe(42);
     });
+
+    it('reads several balances at once, its own writes included, leaving out unknown accounts', async () => {
+      const store = await h.open();
+      await seedTable(store);
+      const seen = await store.transaction(async (tx) => {
+        await tx.postTransfers([transfer('dep-2', CAGE, ALICE, 42)]);
+        return tx.balances([ALICE, CAGE, ALICE, 'wallet:nobody']);
+      });
+      expect(seen).toEqual(
+        new Map([
+          [ALICE, 42],
+          [CAGE, -1_000_042],
+        ]),
+      );
+    });
   });
 
   describe('opening', () => {

@@ -89,6 +89,8 @@ export interface Tx {
   getAccount(id: string): Promise<Account | undefined>;
   /** Balance as this transaction sees it, or undefined when there is no such account. */
   balance(id: string): Promise<number | undefined>;
+  /** Balances of several accounts in one read, keyed by id; accounts that do not exist are left out. */
+  balances(ids: readonly string[]): Promise<Map<string, number>>;
   /** Posts a batch; see TransferErrorCode for the codes and their precedence. */
   postTransfers(transfers: readonly TransferInput[]): Promise<PostTransfersResult>;
 

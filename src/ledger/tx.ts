@@ -212,6 +212,12 @@ export class DriverTx implements Tx {
     return (await this.getAccount(id))?.balanceMinor;
   }
 
+  async balances(ids: readonly string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const accounts = await this.live().selectAccounts(unique(ids), false);
+    return new Map(accounts.map((a) => [a.id, a.balanceMinor]));
+  }
+
   async postTransfers(transfers: readonly TransferInput[]): Promise<PostTransfersResult> {
     const driver = this.live();
     if (transfers.length === 0) return { ok: true, results: [] };

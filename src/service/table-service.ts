@@ -721,10 +721,11 @@ class BatchRun {
     const inputs: JournalInput[] = this.pending.flatMap((p) =>
       p.events.map((event) => ({ tableId: event.tableId, type: event.type, payload: event })),
     );
+    // Read before the journal's append, which on PostgreSQL holds the chain's head until commit.
+    const balances = await this.balancesAfter();
     const all = [...this.extraEntries, ...inputs];
     this.journaled = all.length > 0 ? await this.tx.appendJournal(all) : [];
     const entries = this.journaled.slice(this.extraEntries.length);
-    const balances = await this.balancesAfter();
     const published: PublishedEvent[] = [];
     let at = 0;
     this.pending.forEach((p, i) => {
@@ -752,11 +753,8 @@ class BatchRun {
    * batch's later commands moved in or out of that wallet.
    */
   private async balancesAfter(): Promise<(number | undefined)[]> {
-    const running = new Map<string, number>();
-    for (const p of this.pending) {
-      if (p.wallet !== undefined && !running.has(p.wallet))
-        running.set(p.wallet, (await this.tx.balance(p.wallet)) ?? 0);
-    }
+    const wallets = this.pending.flatMap((p) => (p.wallet === undefined ? [] : [p.wallet]));
+    const running = await this.tx.balances(wallets);
     const balances: (number | undefined)[] = [];
     for (let i = this.pending.length - 1; i >= 0; i--) {
       const p = this.pending[i]!;
