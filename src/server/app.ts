@@ -9,7 +9,7 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Store } from '../ledger/index.js';
 import { Floor } from '../service/floor.js';
-import { TableService } from '../service/table-service.js';
+import { type BatchTiming, type PublishedEvent, TableService } from '../service/table-service.js';
 import type { RandomSource } from '../dice/index.js';
 import { type AppContext, DEFAULT_LIMITS, type ServerLimits } from './context.js';
 import { errorBody, errorHandler, HttpError } from './http-error.js';
@@ -61,23 +61,34 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const metrics = new Metrics();
   const hub = new Hub(options.store, metrics, limits);
   await hub.start();
+  const fanOut = (tableId: string, events: readonly PublishedEvent[]): void => {
+    const end = metrics.fanoutSeconds.startTimer();
+    hub.publish(tableId, events);
+    end();
+  };
   const service = new TableService({
     store: options.store,
     clock,
     ...(options.random ? { random: options.random } : {}),
     publish: (tableId, events) => {
-      hub.publish(tableId, events);
+      fanOut(tableId, events);
       floor.committed(tableId, events);
     },
+    observe: (timing) => observeBatch(metrics, timing),
   });
   // Several nodes on one PostgreSQL: events from the others, and the betting timers of leased tables.
-  const floor = new Floor({
-    store: options.store,
-    service,
-    clock,
-    publish: (tableId, events) => hub.publish(tableId, events),
-  });
+  const floor = new Floor({ store: options.store, service, clock, publish: fanOut });
   await floor.start();
+  metrics.watch({
+    connections: () => options.store.connections(),
+    leasesHeld: () => floor.leasesHeld(),
+    journal: async () => ({
+      headSeq: (await options.store.journalHead()).lastSeq,
+      deliveredSeq: hub.lastEventSeq,
+    }),
+    roundsByPhase: () => roundsByPhase(options.store, service),
+    sockets: () => hub.clientCount(),
+  });
   hub.setStakesSource(async (tableId) => {
     const snap = await service.snapshot(tableId);
     return snap === undefined ? undefined : stakesOf(snap.state);
@@ -147,4 +158,22 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await fastify.close();
     },
   };
+}
+
+/** A committed batch's timings into the histograms: its commit, each bet's and each settlement's answer. */
+function observeBatch(metrics: Metrics, timing: BatchTiming): void {
+  metrics.commitSeconds.observe(timing.commitMs / 1000);
+  for (const { type, answeredMs } of timing.commands) {
+    if (type === 'place-bet') metrics.betAckSeconds.observe(answeredMs / 1000);
+    else if (type === 'pay-all') metrics.settlementSeconds.observe(answeredMs / 1000);
+  }
+}
+
+async function roundsByPhase(store: Store, service: TableService): Promise<Map<string, number>> {
+  const phases = new Map<string, number>();
+  for (const tableId of await store.listTables()) {
+    const phase = (await service.snapshot(tableId))?.state.phase;
+    if (phase !== undefined) phases.set(phase, (phases.get(phase) ?? 0) + 1);
+  }
+  return phases;
 }
