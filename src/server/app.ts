@@ -23,6 +23,7 @@ import { journalRoutes } from './routes/journal.js';
 import { sessionRoutes } from './routes/session.js';
 import { tableRoutes } from './routes/tables.js';
 import { LoginThrottle } from './login-throttle.js';
+import { RequestLog } from './request-log.js';
 import { userRoutes } from './routes/users.js';
 import { stakesOf } from './views.js';
 import { socketRoutes } from './ws.js';
@@ -113,7 +114,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
           ...(typeof options.logger === 'object' ? options.logger : {}),
         };
   // Fastify's own 503 while closing has another body shape: ours answers instead (below).
-  const fastify = Fastify({ logger, bodyLimit: limits.bodyBytesMax, return503OnClosing: false });
+  const fastify = Fastify({
+    logger,
+    logController: new RequestLog(),
+    bodyLimit: limits.bodyBytesMax,
+    return503OnClosing: false,
+  });
   fastify.setErrorHandler(errorHandler);
   let ready = true;
   fastify.addHook('onRequest', (request, _reply, done) => {
@@ -142,7 +148,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
   complianceRoutes(fastify, ctx);
   socketRoutes(fastify, ctx);
   if (options.webRoot !== undefined && existsSync(options.webRoot)) {
-    await fastify.register(fastifyStatic, { root: options.webRoot, prefix: '/', wildcard: false });
+    // Compressed at build (src/server/precompress.ts); Vite names the files of assets/ by their hash.
+    await fastify.register(fastifyStatic, {
+      root: options.webRoot,
+      prefix: '/',
+      wildcard: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        reply.header('cache-control', cacheControlOf(path));
+      },
+    });
   }
   return {
     fastify,
@@ -176,4 +192,13 @@ async function roundsByPhase(store: Store, service: TableService): Promise<Map<s
     if (phase !== undefined) phases.set(phase, (phases.get(phase) ?? 0) + 1);
   }
   return phases;
+}
+
+/**
+ * A hashed file never changes under its name: a year, and no revalidation.
+ * index.html names the current hashes, so the browser asks again every time
+ * (a 304 when it did not change), and a new release is seen at once.
+ */
+function cacheControlOf(path: string): string {
+  return /[/\\]assets[/\\]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
