@@ -11,7 +11,7 @@ export default defineConfig({
       name: 'cussec-precompress',
       apply: 'build',
       closeBundle() {
-        precompressDir(new URL('../dist/web', import.meta.url).pathname);
+        precompressDir(new URL('../dist/web', import.meta.url));
       },
     },
   ],

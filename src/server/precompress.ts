@@ -8,14 +8,16 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.map']);
 /** Below this a response fits in one packet anyway. */
 const SIZE_MIN_BYTES = 1_024;
 
-/** Writes the `.br` and `.gz` of every compressible file under `dir`; returns how many files. */
-export function precompressDir(dir: string): number {
+/** Writes the `.br` and `.gz` of every compressible file under `folder`; returns how many files. */
+export function precompressDir(folder: string | URL): number {
+  const dir = folder instanceof URL ? fileURLToPath(folder) : folder;
   let files = 0;
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
