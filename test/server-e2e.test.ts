@@ -9,7 +9,7 @@
  * the journal after a restart, and `cussec audit verify` passes.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -210,11 +210,13 @@ async function balanceOf(who: string): Promise<number> {
 }
 
 describe('cussec serve, end to end', () => {
-  it('prints a one-time supervisor password on first start and lets everyone log in', async () => {
-    // The password follows the "serving" line, maybe in a later chunk of the child's output.
+  it('gives a one-time supervisor password on first start and lets everyone log in', async () => {
+    // Its output is a pipe, not a terminal: the password is in an owner-only file, never in the output.
     const line = await server.line((l) => l.includes('one-time password'));
-    const password = /one-time password (\S+)/.exec(line ?? '')?.[1];
-    expect(password, server.lines.join('\n')).toBeDefined();
+    const file = /one-time password in (\S+)/.exec(line ?? '')?.[1];
+    expect(file, server.lines.join('\n')).toBe(join(dir, 'first-supervisor-password'));
+    const password = readFileSync(file!, 'utf8').trim();
+    expect(server.lines.join('\n')).not.toContain(password);
     await refused(
       api(undefined, 'POST', '/api/v1/session', { username: 'supervisor', password: 'wrong!' }),
       'invalid_credentials',
@@ -230,7 +232,7 @@ describe('cussec serve, end to end', () => {
       api(undefined, 'POST', '/api/v1/session', { username: 'guessed', password: 'pw5' }),
       'too_many_attempts',
     );
-    await login('supervisor', password!);
+    await login('supervisor', password);
     for (const name of ['croupier', 'cashier', 'inspector', 'player1', 'player2'])
       await login(name, DEMO_PASSWORD);
     await refused(api(undefined, 'GET', '/api/v1/me'), 'unauthenticated');

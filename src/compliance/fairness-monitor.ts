@@ -73,6 +73,11 @@ export class FairnessMonitor {
     this.window = new OutcomeWindow(this.config.windowRolls);
   }
 
+  /** Alerts raised and not cleared. */
+  get alertsActive(): number {
+    return this.active.size;
+  }
+
   /** Adds a roll without testing: for loading history in bulk before one `check()`. */
   addRoll(dice: Dice): void {
     if (!isDice(dice)) throw new RangeError(`not three faces 1–6: ${JSON.stringify(dice)}`);

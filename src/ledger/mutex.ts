@@ -9,6 +9,11 @@ export class Mutex {
 
   constructor(private readonly waitingMax: number) {}
 
+  /** Critical sections running or waiting. */
+  get queued(): number {
+    return this.waiting;
+  }
+
   run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.waiting >= this.waitingMax) {
       return Promise.reject(new Error(`store busy: ${this.waiting} transactions already waiting`));

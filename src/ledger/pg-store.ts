@@ -34,6 +34,7 @@ import {
   PAGE_ROWS_MAX,
   type Store,
   type TableRecord,
+  type ConnectionStats,
   type TransactionOptions,
   type Tx,
 } from './store.js';
@@ -151,6 +152,11 @@ class PgStore implements Store {
     private readonly attemptsMax: number,
     readonly cluster: PgCluster,
   ) {}
+
+  connections(): ConnectionStats {
+    const { totalCount, idleCount, waitingCount } = this.pool;
+    return { open: totalCount, inUse: totalCount - idleCount, waiting: waitingCount };
+  }
 
   async transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
     // A retry keeps the first attempt's time: it is the same command.

@@ -33,6 +33,7 @@ import {
   PAGE_ROWS_MAX,
   type Store,
   type TableRecord,
+  type ConnectionStats,
   type TransactionOptions,
   type Tx,
 } from './store.js';
@@ -144,6 +145,12 @@ class SqliteStore implements Store {
     private readonly checkpointer: SqliteCheckpointer,
   ) {
     this.driver = new SqliteTxDriver(writer);
+  }
+
+  /** One writer connection: busy while a transaction runs, the others wait on the mutex. */
+  connections(): ConnectionStats {
+    const queued = this.mutex.queued;
+    return { open: 1, inUse: Math.min(queued, 1), waiting: Math.max(queued - 1, 0) };
   }
 
   transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {

@@ -141,6 +141,12 @@ export interface Tx {
   appendJournal(entries: readonly JournalInput[]): Promise<JournalEntry[]>;
 }
 
+export interface ConnectionStats {
+  readonly open: number;
+  readonly inUse: number;
+  readonly waiting: number;
+}
+
 export interface TransactionOptions {
   /** The transaction's clock; defaults to the store's clock. */
   readonly nowMs?: number;
@@ -156,6 +162,8 @@ export interface Store extends JournalReader {
   readonly cluster: Cluster;
 
   transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** The database connections now: open, busy, and callers waiting for one (the metrics). */
+  connections(): ConnectionStats;
 
   // Reads outside transactions see committed data only.
   getAccount(id: string): Promise<Account | undefined>;

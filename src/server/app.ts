@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Store } from '../ledger/index.js';
 import { Floor } from '../service/floor.js';
-import { TableService } from '../service/table-service.js';
+import { type BatchTiming, type PublishedEvent, TableService } from '../service/table-service.js';
 import type { RandomSource } from '../dice/index.js';
 import { type AppContext, DEFAULT_LIMITS, type ServerLimits } from './context.js';
 import {
@@ -30,6 +30,7 @@ import { journalRoutes } from './routes/journal.js';
 import { sessionRoutes } from './routes/session.js';
 import { tableRoutes } from './routes/tables.js';
 import { LoginThrottle } from './login-throttle.js';
+import { RequestLog } from './request-log.js';
 import { userRoutes } from './routes/users.js';
 import { stakesOf } from './views.js';
 import { socketRoutes } from './ws.js';
@@ -87,23 +88,34 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const metrics = new Metrics();
   const hub = new Hub(options.store, metrics, limits);
   await hub.start();
+  const fanOut = (tableId: string, events: readonly PublishedEvent[]): void => {
+    const end = metrics.fanoutSeconds.startTimer();
+    hub.publish(tableId, events);
+    end();
+  };
   const service = new TableService({
     store: options.store,
     clock,
     ...(options.random ? { random: options.random } : {}),
     publish: (tableId, events) => {
-      hub.publish(tableId, events);
+      fanOut(tableId, events);
       floor.committed(tableId, events);
     },
+    observe: (timing) => observeBatch(metrics, timing),
   });
   // Several nodes on one PostgreSQL: events from the others, and the betting timers of leased tables.
-  const floor = new Floor({
-    store: options.store,
-    service,
-    clock,
-    publish: (tableId, events) => hub.publish(tableId, events),
-  });
+  const floor = new Floor({ store: options.store, service, clock, publish: fanOut });
   await floor.start();
+  metrics.watch({
+    connections: () => options.store.connections(),
+    leasesHeld: () => floor.leasesHeld(),
+    journal: async () => ({
+      headSeq: (await options.store.journalHead()).lastSeq,
+      deliveredSeq: hub.lastEventSeq,
+    }),
+    roundsByPhase: () => roundsByPhase(options.store, service),
+    sockets: () => hub.clientCount(),
+  });
   hub.setStakesSource(async (tableId) => {
     const snap = await service.snapshot(tableId);
     return snap === undefined ? undefined : stakesOf(snap.state);
@@ -130,6 +142,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Fastify's own 503 while closing has another body shape: ours answers instead (below).
   const fastify = Fastify({
     logger,
+    logController: new RequestLog(),
     bodyLimit: limits.bodyBytesMax,
     return503OnClosing: false,
     frameworkErrors,
@@ -168,7 +181,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
   complianceRoutes(fastify, ctx);
   socketRoutes(fastify, ctx);
   if (options.webRoot !== undefined && existsSync(options.webRoot)) {
-    await fastify.register(fastifyStatic, { root: options.webRoot, prefix: '/', wildcard: false });
+    // Compressed at build (src/server/precompress.ts); Vite names the files of assets/ by their hash.
+    await fastify.register(fastifyStatic, {
+      root: options.webRoot,
+      prefix: '/',
+      wildcard: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        reply.header('cache-control', cacheControlOf(path));
+      },
+    });
   }
   return {
     fastify,
@@ -184,4 +207,31 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await fastify.close();
     },
   };
+}
+
+/** A committed batch's timings into the histograms: its commit, each bet's and each settlement's answer. */
+function observeBatch(metrics: Metrics, timing: BatchTiming): void {
+  metrics.commitSeconds.observe(timing.commitMs / 1000);
+  for (const { type, answeredMs } of timing.commands) {
+    if (type === 'place-bet') metrics.betAckSeconds.observe(answeredMs / 1000);
+    else if (type === 'pay-all') metrics.settlementSeconds.observe(answeredMs / 1000);
+  }
+}
+
+async function roundsByPhase(store: Store, service: TableService): Promise<Map<string, number>> {
+  const phases = new Map<string, number>();
+  for (const tableId of await store.listTables()) {
+    const phase = (await service.snapshot(tableId))?.state.phase;
+    if (phase !== undefined) phases.set(phase, (phases.get(phase) ?? 0) + 1);
+  }
+  return phases;
+}
+
+/**
+ * A hashed file never changes under its name: a year, and no revalidation.
+ * index.html names the current hashes, so the browser asks again every time
+ * (a 304 when it did not change), and a new release is seen at once.
+ */
+function cacheControlOf(path: string): string {
+  return /[/\\]assets[/\\]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }

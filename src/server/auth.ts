@@ -64,6 +64,9 @@ export function sessionCookie(token: string, secure: boolean): string {
 
 export const clearedSessionCookie = `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`;
 
+/** Who each authenticated request came from, for its log line. */
+const requestUsers = new WeakMap<FastifyRequest, string>();
+
 /** The user behind a request, or undefined when it carries no live session. */
 export async function authenticate(
   store: Store,
@@ -73,7 +76,13 @@ export async function authenticate(
   const token = requestToken(request);
   if (token === undefined) return undefined;
   const found = await store.findSession(tokenHash(token), nowMs);
+  if (found !== undefined) requestUsers.set(request, found.user.id);
   return found?.user;
+}
+
+/** The id of the user a request was authenticated as, if it was. */
+export function requestUserId(request: FastifyRequest): string | null {
+  return requestUsers.get(request) ?? null;
 }
 
 /** Refuses a request whose user is absent (401) or has none of `roles` (403). */

@@ -97,11 +97,7 @@ export class Hub {
     private readonly store: Store,
     private readonly metrics: Metrics,
     private readonly limits: ServerLimits,
-  ) {
-    metrics.gauge('cussec_websocket_clients', 'WebSocket clients connected', () =>
-      this.clientCount(),
-    );
-  }
+  ) {}
 
   async start(): Promise<void> {
     this.lastSeq = (await this.store.journalHead()).lastSeq;

@@ -10,7 +10,50 @@ import { defaultTableSettings } from '../service/table-settings.js';
 import { buildApp } from './app.js';
 import { seedRoles, sessionToken, TEST_PASSWORD, testPasswordHash } from './testing.js';
 
+/** A pino destination that keeps each line. */
+function lineSink(): { stream: Writable; lines: string[] } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return { stream, lines };
+}
+
 withStores('logs', (h) => {
+  it('writes one JSON line per request at the default level, with user id, route, status and time', async () => {
+    const store = await h.open();
+    const { stream, lines } = lineSink();
+    const app = await buildApp({ store, logger: { stream } });
+    await app.ctx.service.createTable({ ...defaultTableSettings('T1'), bettingTimerMs: null });
+    const users = await seedRoles(store);
+    const token = await sessionToken(store, users.player, Date.now());
+    await app.fastify.inject({ url: '/api/v1/me', headers: { authorization: `Bearer ${token}` } });
+    await app.fastify.inject({ url: '/api/v1/tables/T1?x=1' });
+    await app.fastify.inject({ url: '/nowhere?token=abc' });
+    await app.shutdown();
+
+    const requests = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l['msg'] === 'request');
+    expect(lines).toHaveLength(requests.length);
+    expect(requests).toEqual([
+      expect.objectContaining({
+        level: 30,
+        userId: users.player.id,
+        method: 'GET',
+        route: '/api/v1/me',
+        status: 200,
+        ms: expect.any(Number) as number,
+      }),
+      expect.objectContaining({ userId: null, route: '/api/v1/tables/:tableId', status: 200 }),
+      expect.objectContaining({ userId: null, route: '/nowhere', status: 404 }),
+    ]);
+    expect(lines.join('\n')).not.toContain('abc');
+  });
+
   it('logs every request as JSON lines and never a password, token or hash', async () => {
     const store = await h.open();
     const lines: string[] = [];

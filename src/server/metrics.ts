@@ -1,50 +1,184 @@
 /**
- * Prometheus metrics in the text exposition format, kept by hand: a few
- * counters and gauges do not need a client library.
+ * The figures an operator watches, in Prometheus's exposition format, kept by
+ * prom-client in a registry of this app's own (tests build several apps in one
+ * process). docs/deployment.md lists each metric and the alert to set on it.
+ *
+ * Counters are declared here with their labels, so a typo in a name or a label
+ * is a type error. Gauges that read the database (pool, leases, journal head,
+ * rounds, fairness alerts) are read when scraped, not kept up to date.
  */
-export class Metrics {
-  private readonly counters = new Map<string, number>();
-  private readonly gauges = new Map<string, () => number>();
-  private readonly help = new Map<string, string>();
+import {
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type LabelValues,
+} from 'prom-client';
 
-  count(name: string, labels: Record<string, string> = {}, by = 1): void {
-    const key = series(name, labels);
-    this.counters.set(key, (this.counters.get(key) ?? 0) + by);
-  }
+const COUNTERS = {
+  cussec_http_requests_total: {
+    help: 'HTTP requests answered, by route and status',
+    labels: ['route', 'status'],
+  },
+  cussec_bets_total: {
+    help: 'bets asked for, by result (placed or refused) and transport (http or ws)',
+    labels: ['result', 'via'],
+  },
+  cussec_commands_total: {
+    help: 'table commands asked for over HTTP, by type and result',
+    labels: ['type', 'result'],
+  },
+  cussec_events_published_total: {
+    help: 'round events published to this node’s sockets',
+    labels: [],
+  },
+  cussec_cage_movements_total: { help: 'cage deposits and withdrawals', labels: ['kind'] },
+  cussec_logins_total: { help: 'logins, by result (ok, refused, throttled)', labels: ['result'] },
+  cussec_fairness_alerts_total: {
+    help: 'fairness alerts raised (Art. 1.1): a chi-square p-value under the threshold',
+    labels: ['table', 'span', 'test'],
+  },
+} as const;
 
-  gauge(name: string, help: string, read: () => number): void {
-    this.help.set(name, help);
-    this.gauges.set(name, read);
-  }
+type CounterName = keyof typeof COUNTERS;
+type LabelsOf<N extends CounterName> = (typeof COUNTERS)[N]['labels'][number];
 
-  describe(name: string, help: string): void {
-    this.help.set(name, help);
-  }
+/** Seconds; bets and commits are a few ms, a settlement of thousands of bets can take a second. */
+const LATENCY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Fan-out of one commit to a node's sockets: from microseconds to tens of ms for thousands. */
+const FANOUT_BUCKETS_S = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1];
 
-  render(): string {
-    const lines: string[] = [];
-    const names = new Set([
-      ...[...this.counters.keys()].map((k) => k.split('{')[0]!),
-      ...this.gauges.keys(),
-    ]);
-    for (const name of [...names].sort()) {
-      const help = this.help.get(name);
-      if (help !== undefined) lines.push(`# HELP ${name} ${help}`);
-      const read = this.gauges.get(name);
-      if (read !== undefined) {
-        lines.push(`# TYPE ${name} gauge`, `${name} ${read()}`);
-        continue;
-      }
-      lines.push(`# TYPE ${name} counter`);
-      for (const [key, value] of this.counters)
-        if (key.split('{')[0] === name) lines.push(`${key} ${value}`);
-    }
-    return lines.join('\n') + '\n';
-  }
+/** What the scrape-time gauges read; each may reach the database. */
+export interface MetricsSources {
+  /** The database's connections: open, busy in a transaction or query, and callers waiting for one. */
+  readonly connections: () => { open: number; inUse: number; waiting: number };
+  /** Tables whose lease this node holds. */
+  readonly leasesHeld: () => Promise<number>;
+  /** The newest seq in the journal, and the newest this node has delivered to its sockets. */
+  readonly journal: () => Promise<{ headSeq: number; deliveredSeq: number }>;
+  /** Tables by the phase of their current round. */
+  readonly roundsByPhase: () => Promise<ReadonlyMap<string, number>>;
+  /** WebSocket clients connected to this node. */
+  readonly sockets: () => number;
 }
 
-function series(name: string, labels: Record<string, string>): string {
-  const entries = Object.entries(labels);
-  if (entries.length === 0) return name;
-  return `${name}{${entries.map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, '_')}"`).join(',')}}`;
+export class Metrics {
+  readonly registry = new Registry();
+  /** From a command's arrival at the table service to its answer, after the commit (group commit included). */
+  readonly betAckSeconds = new Histogram({
+    name: 'cussec_bet_ack_seconds',
+    help: 'time from a bet reaching the table service to its acknowledgement after the commit',
+    buckets: LATENCY_BUCKETS_S,
+    registers: [this.registry],
+  });
+  /** One batch's transaction, from BEGIN to COMMIT. */
+  readonly commitSeconds = new Histogram({
+    name: 'cussec_commit_seconds',
+    help: 'duration of one group commit (a batch of a table’s commands in one transaction)',
+    buckets: LATENCY_BUCKETS_S,
+    registers: [this.registry],
+  });
+  /** The pay-all command (Art. 4), from its arrival to its answer. */
+  readonly settlementSeconds = new Histogram({
+    name: 'cussec_settlement_seconds',
+    help: 'time to settle a round (pay-all, Art. 4), from the command to its commit',
+    buckets: LATENCY_BUCKETS_S,
+    registers: [this.registry],
+  });
+  /** Writing one commit's events to this node's sockets. */
+  readonly fanoutSeconds = new Histogram({
+    name: 'cussec_socket_fanout_seconds',
+    help: 'time to write one commit’s events to every socket of the table on this node',
+    buckets: FANOUT_BUCKETS_S,
+    registers: [this.registry],
+  });
+  private readonly counters = new Map<CounterName, Counter<string>>();
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    for (const [name, spec] of Object.entries(COUNTERS))
+      this.counters.set(
+        name as CounterName,
+        new Counter({ name, help: spec.help, labelNames: spec.labels, registers: [this.registry] }),
+      );
+  }
+
+  count<N extends CounterName>(name: N, labels: LabelValues<LabelsOf<N>> = {}, by = 1): void {
+    this.counters.get(name)!.inc(labels, by);
+  }
+
+  /** The gauges read at each scrape. */
+  watch(sources: MetricsSources): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'cussec_db_connections',
+      help: 'database connections by state: open, in_use, and callers waiting for one',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const c = sources.connections();
+        this.set({ state: 'open' }, c.open);
+        this.set({ state: 'in_use' }, c.inUse);
+        this.set({ state: 'waiting' }, c.waiting);
+      },
+    });
+    new Gauge({
+      name: 'cussec_leases_held',
+      help: 'tables whose lease (betting timer) this node holds',
+      registers,
+      async collect() {
+        this.set(await sources.leasesHeld());
+      },
+    });
+    new Gauge({
+      name: 'cussec_journal_seq',
+      help: 'the journal’s newest seq (head) and the newest this node delivered to its sockets',
+      labelNames: ['of'],
+      registers,
+      async collect() {
+        const { headSeq, deliveredSeq } = await sources.journal();
+        this.set({ of: 'head' }, headSeq);
+        this.set({ of: 'delivered' }, deliveredSeq);
+      },
+    });
+    new Gauge({
+      name: 'cussec_rounds',
+      help: 'tables by the phase of their current round',
+      labelNames: ['phase'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const [phase, n] of await sources.roundsByPhase()) this.set({ phase }, n);
+      },
+    });
+    new Gauge({
+      name: 'cussec_websocket_clients',
+      help: 'WebSocket clients connected to this node',
+      registers,
+      collect() {
+        this.set(sources.sockets());
+      },
+    });
+  }
+
+  /** Fairness alerts raised and not cleared, over every table (read from the fairness service). */
+  watchFairness(alertsOpen: () => Promise<number>): void {
+    new Gauge({
+      name: 'cussec_fairness_alerts_open',
+      help: 'fairness alerts raised and not cleared, over every table (Art. 1.1)',
+      registers: [this.registry],
+      async collect() {
+        this.set(await alertsOpen());
+      },
+    });
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
 }

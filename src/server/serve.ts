@@ -3,7 +3,7 @@
  * folder unless a PostgreSQL URL is given), makes sure there is a first table
  * and a first supervisor, and serves the API and the web app until SIGTERM.
  */
-import { mkdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Currency, Role, Store } from '../ledger/index.js';
@@ -24,8 +24,18 @@ export interface ServeOptions {
   readonly supervisor: string;
   /** Creates demo users with a known password; for trying the system out, never for a casino floor. */
   readonly demo: boolean;
+  /** Lines for the operator: startup, where to log in. The logs go to stdout too. */
   readonly say: (line: string) => void;
+  /**
+   * Whether `say` reaches a terminal. The first supervisor's one-time password
+   * is said only then; otherwise (stdout kept by a service manager or
+   * redirected to a file) it goes to a file only its owner can read.
+   */
+  readonly terminal: boolean;
 }
+
+/** Where the one-time password goes when there is no terminal to show it on. */
+export const FIRST_PASSWORD_FILE = 'first-supervisor-password';
 
 export const DEMO_PASSWORD = 'cussec-demo-1';
 
@@ -50,20 +60,29 @@ export async function serve(options: ServeOptions): Promise<App> {
   const app = await buildApp({
     store,
     webRoot: webRoot(),
-    logger: { level: process.env['CUSSEC_LOG_LEVEL'] ?? 'warn' },
+    logger: { level: process.env['CUSSEC_LOG_LEVEL'] ?? 'info' },
   });
   await app.fastify.listen({ port: options.port, host: options.host });
   const url = `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${options.port}/`;
   options.say(
     `Cussec is serving ${url} (database: ${db.startsWith('postgres') ? 'PostgreSQL' : db})`,
   );
-  if (firstPassword !== undefined) {
+  if (firstPassword !== undefined && options.terminal) {
     options.say(
       `First start: log in as "${options.supervisor}" with the one-time password ${firstPassword}`,
     );
+    options.say('It is shown only now, on this terminal; it is never logged.');
+  } else if (firstPassword !== undefined) {
+    const file = join(options.dataDir, FIRST_PASSWORD_FILE);
+    // Made anew, so that its mode is ours whatever a file left there had.
+    rmSync(file, { force: true });
+    writeFileSync(file, `${firstPassword}\n`, { mode: 0o600 });
     options.say(
-      'It is shown only now. Create the croupiers, cashiers, inspectors and players from there.',
+      `First start: log in as "${options.supervisor}" with the one-time password in ${file} (readable by this user only); delete the file after the first login`,
     );
+  }
+  if (firstPassword !== undefined) {
+    options.say('Create the croupiers, cashiers, inspectors and players from there.');
   } else if (!options.demo) {
     options.say(`Log in at ${url} with your account.`);
   }

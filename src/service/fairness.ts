@@ -153,6 +153,16 @@ export class FairnessService {
     });
   }
 
+  /** Alerts raised and not cleared over every table; a table not yet followed is read from the journal. */
+  async openAlerts(): Promise<number> {
+    let open = 0;
+    for (const tableId of await this.store.listTables()) {
+      const tracked = await this.queue.run(tableId, () => this.load(tableId));
+      open += tracked?.monitor.alertsActive ?? 0;
+    }
+    return open;
+  }
+
   /**
    * New dice at a table whose dice are physical (lever shaker): journaled
    * between rounds through the table's queue, it restarts the since-change span.

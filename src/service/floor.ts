@@ -139,6 +139,12 @@ export class Floor {
     this.timers.delete(tableId);
   }
 
+  /** Tables whose lease this node holds (the metrics). */
+  async leasesHeld(): Promise<number> {
+    const tables = await this.options.store.listTables();
+    return tables.filter((id) => this.options.store.cluster.holds(`table:${id}`)).length;
+  }
+
   /** Takes the leases of tables nobody holds, and arms the timers of the ones taken. */
   private async sweepLeases(): Promise<void> {
     if (this.stopped) return;

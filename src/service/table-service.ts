@@ -119,6 +119,15 @@ export interface TableServiceOptions {
   readonly batchCommandsMax?: number;
   /** Commands waiting per table at most; beyond it a command is refused at once. */
   readonly queuedCommandsMax?: number;
+  /** Told the timings of every committed batch (the metrics). */
+  readonly observe?: (timing: BatchTiming) => void;
+}
+
+/** How long a committed batch took: its transaction, and each command from arrival to answer. */
+export interface BatchTiming {
+  readonly tableId: string;
+  readonly commitMs: number;
+  readonly commands: readonly { readonly type: string; readonly answeredMs: number }[];
 }
 
 interface Loaded {
@@ -132,6 +141,8 @@ interface Loaded {
 
 interface Job {
   readonly request: CommandRequest;
+  /** performance.now() when the command reached the service. */
+  readonly arrivedMs: number;
   readonly resolve: (outcome: CommandOutcome) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -146,6 +157,7 @@ export class TableService {
   private readonly clock: () => number;
   private readonly random: RandomSource;
   private readonly publish: NonNullable<TableServiceOptions['publish']>;
+  private readonly observe: TableServiceOptions['observe'];
   private readonly batchMax: number;
   private readonly queuedMax: number;
   private readonly cache = new Map<string, Loaded>();
@@ -158,6 +170,7 @@ export class TableService {
     this.clock = options.clock ?? Date.now;
     this.random = options.random ?? cryptoRandomSource;
     this.publish = options.publish ?? (() => undefined);
+    this.observe = options.observe;
     this.batchMax = options.batchCommandsMax ?? 2_000;
     this.queuedMax = options.queuedCommandsMax ?? 50_000;
   }
@@ -192,7 +205,7 @@ export class TableService {
       return Promise.resolve(refused('table_busy', 'too many commands are waiting at this table'));
     }
     return new Promise<CommandOutcome>((resolve, reject) => {
-      lane.queue.push({ request, resolve, reject });
+      lane.queue.push({ request, arrivedMs: performance.now(), resolve, reject });
       if (!lane.running) this.drain(request.tableId, lane);
     });
   }
@@ -281,6 +294,7 @@ export class TableService {
         { nowMs: now },
       );
     let result: Awaited<ReturnType<typeof attempt>>;
+    const began = performance.now();
     try {
       result = await attempt(true);
     } catch (error) {
@@ -288,6 +302,7 @@ export class TableService {
       // A wallet could not pay: post command by command, so that only its bet is refused.
       result = await attempt(false);
     }
+    const committed = performance.now();
     // Replayed answers name their events by journal seq; read them now the batch has committed.
     await this.rebuildReplays(result.outcomes, result.replays);
     if (result.loaded !== undefined) {
@@ -297,6 +312,17 @@ export class TableService {
     if (result.published.length > 0) this.publish(tableId, result.published);
     if (result.journaled.length > 0) this.notifyCommit(tableId, result.journaled);
     jobs.forEach((job, i) => job.resolve(result.outcomes[i]!));
+    if (this.observe !== undefined) {
+      const answered = performance.now();
+      this.observe({
+        tableId,
+        commitMs: committed - began,
+        commands: jobs.map((j) => ({
+          type: j.request.command.type,
+          answeredMs: answered - j.arrivedMs,
+        })),
+      });
+    }
   }
 
   /**

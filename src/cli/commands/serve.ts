@@ -49,6 +49,7 @@ export function registerServe(program: Command, io: Io): void {
         supervisor: options.supervisor,
         demo: options.demo === true,
         say: (line) => io.stdout.write(`${line}\n`),
+        terminal: io.stdout.isTTY === true,
       });
       // SIGTERM: stop taking bets, finish the commit in flight, close connections (nothing acknowledged is lost).
       await new Promise<void>((done) => {

@@ -99,10 +99,6 @@ function startServices(app: FastifyInstance, ctx: AppContext): Services {
   const { store, service: tables, clock } = ctx;
   const holidays = new HolidayCalendarService(store);
   const houseOptions = new HouseOptionsService({ store, tables, holidays, clock });
-  ctx.metrics.describe(
-    'cussec_fairness_alerts_total',
-    'fairness alerts raised (Art. 1.1): a chi-square p-value under the threshold',
-  );
   const fairness = new FairnessService({
     store,
     tables,
@@ -110,6 +106,7 @@ function startServices(app: FastifyInstance, ctx: AppContext): Services {
     onAlert: (tableId, entries) => alerted(app, ctx, tableId, entries),
     onError: (tableId, error) => app.log.error({ err: error, tableId }, 'fairness monitor failed'),
   });
+  ctx.metrics.watchFairness(() => fairness.openAlerts());
   const adoptionFailed = (tableId: string, error: unknown): void =>
     app.log.error({ err: error, tableId }, 'automatic adoption of house options failed');
   // Art. 8: a proposal due today is adopted as soon as its table is between rounds.

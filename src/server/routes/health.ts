@@ -10,8 +10,8 @@ export function healthRoutes(app: FastifyInstance, ctx: AppContext, isReady: () 
     await ctx.store.journalHead();
     return { status: 'ready' };
   });
-  app.get('/metrics', (_request, reply) =>
-    reply.type('text/plain; version=0.0.4').send(ctx.metrics.render()),
+  app.get('/metrics', async (_request, reply) =>
+    reply.type(ctx.metrics.contentType).send(await ctx.metrics.render()),
   );
   app.get('/openapi.json', (_request, reply) => reply.send(openApiDocument(ctx.routes)));
 }
