@@ -354,9 +354,10 @@ async function walletBalances(
   const playerByWallet = new Map(
     [...new Set(rounds.flatMap((r) => r.playerIds()))].map((p) => [walletAccount(p).id, p]),
   );
-  const moves = await store.accountMovesSince([...playerByWallet.keys()], [
-    ...roundByReference.keys(),
-  ]);
+  const moves = await store.accountMovesSince(
+    [...playerByWallet.keys()],
+    [...roundByReference.keys()],
+  );
   const balances: Balances = new Map();
   for (const move of moves) {
     const round = roundByReference.get(move.reference)!;
