@@ -174,5 +174,9 @@ withStores('fairness monitoring (Art. 1.1)', (h) => {
     expect(await restarted.fairness.evaluate(T)).toEqual(figures);
     live.fairness.close();
     restarted.fairness.close();
+    // The audit rebuilds the kept monitor from the journal: one roll off, and it fails.
+    expect(await audit(store)).toMatchObject({ ok: true });
+    await h.raw(db, 'UPDATE read_models SET seq = seq - 1');
+    expect(await audit(store)).toMatchObject({ ok: false, failure: { check: 'read-model' } });
   });
 });

@@ -90,7 +90,7 @@ export interface FairnessReport {
   };
 }
 
-interface Tracked {
+export interface Tracked {
   readonly monitor: FairnessMonitor;
   /** The last journal entry fed in. */
   seq: number;
@@ -221,28 +221,7 @@ export class FairnessService {
    */
   private async restore(tableId: string): Promise<Tracked | undefined> {
     const kept = keptMonitor(await this.store.getReadModel(fairnessModel(tableId)), this.config);
-    let tracked: Tracked | undefined = kept;
-    const active = new Map<string, ActiveAlert>();
-    for (const a of kept?.monitor.snapshot().activeAlerts ?? []) active.set(alertKey(a), a);
-    for await (const entry of readIndexedEntries(this.store, tableId, RESTORE_TYPES, kept?.seq)) {
-      tracked ??= { monitor: new FairnessMonitor(tableId, this.config), seq: 0, diceChanges: 0 };
-      tracked.seq = entry.seq;
-      feed(tracked, entry, false);
-      if (entry.type === 'fairness-alert-raised') {
-        const raised = entry.payload as Extract<AlertPayload, { type: 'fairness-alert-raised' }>;
-        active.set(alertKey(raised), {
-          span: raised.span,
-          test: raised.test,
-          raisedAtRollSeq: raised.rollSeq,
-          pValue: raised.pValue,
-        });
-      } else if (entry.type === 'fairness-alert-cleared') {
-        active.delete(alertKey(entry.payload as AlertPayload));
-      }
-    }
-    if (tracked === undefined) return undefined;
-    const snapshot = { ...tracked.monitor.snapshot(), activeAlerts: [...active.values()] };
-    return { ...tracked, monitor: FairnessMonitor.restore(snapshot) };
+    return rebuildMonitor(this.store, tableId, this.config, kept);
   }
 
   /** Keeps the monitor every KEEP_EVERY_ROLLS rolls (the journal can always rebuild it). */
@@ -284,6 +263,43 @@ export class FairnessService {
   }
 }
 
+/**
+ * A table's monitor from `from` (or from nothing) and the table's entries
+ * after it up to `untilSeq`: the rolls untested, the dice changes, and the
+ * alerts the journal raised and did not clear. Undefined for no table.
+ */
+export async function rebuildMonitor(
+  store: Store,
+  tableId: string,
+  config: Partial<FairnessMonitorConfig>,
+  from?: Tracked,
+  untilSeq = Number.MAX_SAFE_INTEGER,
+): Promise<Tracked | undefined> {
+  let tracked = from;
+  const active = new Map<string, ActiveAlert>();
+  for (const a of from?.monitor.snapshot().activeAlerts ?? []) active.set(alertKey(a), a);
+  for await (const entry of readIndexedEntries(store, tableId, RESTORE_TYPES, from?.seq)) {
+    if (entry.seq > untilSeq) break;
+    tracked ??= { monitor: new FairnessMonitor(tableId, config), seq: 0, diceChanges: 0 };
+    tracked.seq = entry.seq;
+    feed(tracked, entry, false);
+    if (entry.type === 'fairness-alert-raised') {
+      const raised = entry.payload as Extract<AlertPayload, { type: 'fairness-alert-raised' }>;
+      active.set(alertKey(raised), {
+        span: raised.span,
+        test: raised.test,
+        raisedAtRollSeq: raised.rollSeq,
+        pValue: raised.pValue,
+      });
+    } else if (entry.type === 'fairness-alert-cleared') {
+      active.delete(alertKey(entry.payload as AlertPayload));
+    }
+  }
+  if (tracked === undefined) return undefined;
+  const snapshot = { ...tracked.monitor.snapshot(), activeAlerts: [...active.values()] };
+  return { ...tracked, monitor: FairnessMonitor.restore(snapshot) };
+}
+
 /** Rolls between two keeps of a table's monitor: a restart reads at most this many settlements. */
 export const KEEP_EVERY_ROLLS = 100;
 const ALERT_TYPES: readonly IndexedJournalType[] = [
@@ -301,7 +317,7 @@ const RESTORE_TYPES: readonly IndexedJournalType[] = [
 export const fairnessModel = (tableId: string): string => `fairness/${tableId}`;
 
 /** The kept monitor, if there is one and it was kept with this configuration. */
-function keptMonitor(
+export function keptMonitor(
   model: ReadModel | undefined,
   config: Partial<FairnessMonitorConfig>,
 ): Tracked | undefined {
