@@ -25,6 +25,8 @@ export async function* readIndexedEntries(
     yield* page;
     if (page.length < PAGE_ROWS) return;
     seq = page[page.length - 1]!.seq;
+    // SQLite reads synchronously: a turn of the event loop between pages keeps the bets going.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
