@@ -31,7 +31,11 @@ import {
   USER_SECRET_COLUMNS,
 } from './sql-columns.js';
 import {
+  type AccountMove,
+  type IndexedJournalQuery,
+  indexedTypesSql,
   PAGE_ROWS_MAX,
+  type ReadModel,
   type Store,
   type TableRecord,
   type ConnectionStats,
@@ -287,6 +291,95 @@ class PgStore implements Store {
       `SELECT last_seq AS "lastSeq", last_hash AS "lastHash" FROM journal_head WHERE chain = 'global'`,
     );
     return head!;
+  }
+
+  async readIndexedJournal(query: IndexedJournalQuery): Promise<JournalEntry[]> {
+    const order = query.newestFirst === true ? 'DESC' : 'ASC';
+    const table = query.tableId === null ? 'table_id IS NULL' : 'table_id = $4';
+    const params: unknown[] = [
+      query.afterSeq ?? 0,
+      query.beforeSeq ?? Number.MAX_SAFE_INTEGER,
+      pageLimit(query.limit, PAGE_ROWS_MAX),
+    ];
+    if (query.tableId !== null) params.push(query.tableId);
+    const rows = await this.all<JournalRow>(
+      `SELECT ${JOURNAL_COLUMNS} FROM journal
+        WHERE ${table} AND ${indexedTypesSql(query.types)} AND seq > $1 AND seq < $2
+        ORDER BY seq ${order} LIMIT $3`,
+      ...params,
+    );
+    return rows.map(toJournalEntry);
+  }
+
+  async readSettlements(query: {
+    tableId: string;
+    fromAtMs: number;
+    untilAtMs: number;
+    limit: number;
+  }): Promise<JournalEntry[]> {
+    const rows = await this.all<JournalRow>(
+      `SELECT ${JOURNAL_COLUMNS} FROM journal
+        WHERE table_id = $1 AND type = 'round-settled' AND at_ms >= $2 AND at_ms < $3
+        ORDER BY seq LIMIT $4`,
+      query.tableId,
+      query.fromAtMs,
+      query.untilAtMs,
+      pageLimit(query.limit, PAGE_ROWS_MAX),
+    );
+    return rows.map(toJournalEntry);
+  }
+
+  accountMovesSince(
+    accountIds: readonly string[],
+    references: readonly string[],
+  ): Promise<AccountMove[]> {
+    if (accountIds.length === 0 || references.length === 0) return Promise.resolve([]);
+    return this.all<AccountMove>(
+      `WITH start AS (SELECT min(seq) AS seq FROM transfers WHERE reference = ANY($1::text[])),
+        moves AS (
+          SELECT t.seq, t.reference, t.credit_account_id AS account_id, t.amount_minor AS delta
+            FROM transfers t WHERE t.seq >= (SELECT seq FROM start) AND t.credit_account_id = ANY($2::text[])
+          UNION ALL
+          SELECT t.seq, t.reference, t.debit_account_id, -t.amount_minor
+            FROM transfers t WHERE t.seq >= (SELECT seq FROM start) AND t.debit_account_id = ANY($2::text[])),
+        balanced AS (
+          SELECT m.seq, m.account_id, m.reference, m.delta, a.balance_minor - coalesce(sum(m.delta) OVER (
+              PARTITION BY m.account_id ORDER BY m.seq DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS after
+            FROM moves m JOIN accounts a ON a.id = m.account_id)
+      SELECT seq, account_id AS "accountId", reference, delta AS "deltaMinor", after::bigint AS "balanceAfterMinor"
+        FROM balanced WHERE reference = ANY($1::text[]) ORDER BY seq`,
+      references,
+      accountIds,
+    );
+  }
+
+  async getReadModel(name: string): Promise<ReadModel | undefined> {
+    const row = await this.one<{ seq: number; valueJson: string }>(
+      'SELECT seq, value_json AS "valueJson" FROM read_models WHERE name = $1',
+      name,
+    );
+    return row === undefined
+      ? undefined
+      : { seq: row.seq, value: JSON.parse(row.valueJson) as unknown };
+  }
+
+  async putReadModel(name: string, model: ReadModel): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO read_models (name, seq, value_json, updated_at_ms) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (name) DO UPDATE SET seq = excluded.seq, value_json = excluded.value_json,
+          updated_at_ms = excluded.updated_at_ms WHERE excluded.seq > read_models.seq`,
+      [name, model.seq, JSON.stringify(model.value), this.clock()],
+    );
+  }
+
+  async sweepCommands(beforeMs: number, limit: number): Promise<number> {
+    assertInstant(beforeMs, 'beforeMs');
+    const result = await this.pool.query(
+      `DELETE FROM commands WHERE key IN
+        (SELECT key FROM commands WHERE created_at_ms < $1 ORDER BY created_at_ms LIMIT $2)`,
+      [beforeMs, pageLimit(limit, PAGE_ROWS_MAX)],
+    );
+    return result.rowCount ?? 0;
   }
 
   async getUser(id: string): Promise<User | undefined> {

@@ -30,7 +30,11 @@ import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { SqliteTxDriver } from './sqlite-driver.js';
 import { migrateSqlite } from './sqlite-migrate.js';
 import {
+  type AccountMove,
+  type IndexedJournalQuery,
+  indexedTypesSql,
   PAGE_ROWS_MAX,
+  type ReadModel,
   type Store,
   type TableRecord,
   type ConnectionStats,
@@ -257,6 +261,102 @@ class SqliteStore implements Store {
       `SELECT last_seq AS "lastSeq", last_hash AS "lastHash" FROM journal_head WHERE chain = 'global'`,
     );
     return head!;
+  }
+
+  async readIndexedJournal(query: IndexedJournalQuery): Promise<JournalEntry[]> {
+    const order = query.newestFirst === true ? 'DESC' : 'ASC';
+    const rows = await this.all<JournalRow>(
+      `SELECT ${JOURNAL_COLUMNS} FROM journal INDEXED BY journal_by_table_type
+        WHERE table_id IS ? AND ${indexedTypesSql(query.types)} AND seq > ? AND seq < ?
+        ORDER BY seq ${order} LIMIT ?`,
+      query.tableId,
+      query.afterSeq ?? 0,
+      query.beforeSeq ?? Number.MAX_SAFE_INTEGER,
+      pageLimit(query.limit, PAGE_ROWS_MAX),
+    );
+    return rows.map(toJournalEntry);
+  }
+
+  async readSettlements(query: {
+    tableId: string;
+    fromAtMs: number;
+    untilAtMs: number;
+    limit: number;
+  }): Promise<JournalEntry[]> {
+    const rows = await this.all<JournalRow>(
+      `SELECT ${JOURNAL_COLUMNS} FROM journal INDEXED BY journal_settled_by_time
+        WHERE table_id = ? AND type = 'round-settled' AND at_ms >= ? AND at_ms < ?
+        ORDER BY seq LIMIT ?`,
+      query.tableId,
+      query.fromAtMs,
+      query.untilAtMs,
+      pageLimit(query.limit, PAGE_ROWS_MAX),
+    );
+    return rows.map(toJournalEntry);
+  }
+
+  accountMovesSince(
+    accountIds: readonly string[],
+    references: readonly string[],
+  ): Promise<AccountMove[]> {
+    if (accountIds.length === 0 || references.length === 0) return Promise.resolve([]);
+    return this.all<AccountMove>(
+      `WITH refs AS (SELECT value AS reference FROM json_each(?)),
+        ids AS (SELECT value AS id FROM json_each(?)),
+        start AS (SELECT min(seq) AS seq FROM transfers WHERE reference IN (SELECT reference FROM refs)),
+        moves AS (
+          SELECT t.seq, t.reference, t.credit_account_id AS account_id, t.amount_minor AS delta
+            FROM transfers t WHERE t.seq >= (SELECT seq FROM start) AND t.credit_account_id IN (SELECT id FROM ids)
+          UNION ALL
+          SELECT t.seq, t.reference, t.debit_account_id, -t.amount_minor
+            FROM transfers t WHERE t.seq >= (SELECT seq FROM start) AND t.debit_account_id IN (SELECT id FROM ids)),
+        balanced AS (
+          SELECT m.seq, m.account_id, m.reference, m.delta, a.balance_minor - coalesce(sum(m.delta) OVER (
+              PARTITION BY m.account_id ORDER BY m.seq DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS after
+            FROM moves m JOIN accounts a ON a.id = m.account_id)
+      SELECT seq, account_id AS "accountId", reference, delta AS "deltaMinor", after AS "balanceAfterMinor"
+        FROM balanced WHERE reference IN (SELECT reference FROM refs) ORDER BY seq`,
+      JSON.stringify(references),
+      JSON.stringify(accountIds),
+    );
+  }
+
+  async getReadModel(name: string): Promise<ReadModel | undefined> {
+    const row = await this.one<{ seq: number; valueJson: string }>(
+      'SELECT seq, value_json AS "valueJson" FROM read_models WHERE name = ?',
+      name,
+    );
+    return row === undefined
+      ? undefined
+      : { seq: row.seq, value: JSON.parse(row.valueJson) as unknown };
+  }
+
+  async putReadModel(name: string, model: ReadModel): Promise<void> {
+    const json = JSON.stringify(model.value);
+    const nowMs = this.clock();
+    await this.write((db) =>
+      db
+        .prepare(
+          `INSERT INTO read_models (name, seq, value_json, updated_at_ms) VALUES (?, ?, ?, ?)
+            ON CONFLICT (name) DO UPDATE SET seq = excluded.seq, value_json = excluded.value_json,
+              updated_at_ms = excluded.updated_at_ms WHERE excluded.seq > read_models.seq`,
+        )
+        .run(name, model.seq, json, nowMs),
+    );
+  }
+
+  async sweepCommands(beforeMs: number, limit: number): Promise<number> {
+    assertInstant(beforeMs, 'beforeMs');
+    const rows = pageLimit(limit, PAGE_ROWS_MAX);
+    return this.write(
+      (db) =>
+        db
+          .prepare(
+            `DELETE FROM commands WHERE rowid IN
+              (SELECT rowid FROM commands WHERE created_at_ms < ? ORDER BY created_at_ms LIMIT ?)`,
+          )
+          .run(beforeMs, rows).changes,
+    );
   }
 
   async getUser(id: string): Promise<User | undefined> {

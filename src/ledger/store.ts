@@ -155,6 +155,71 @@ export interface TransactionOptions {
 /** Rows per page, for every list query. */
 export const PAGE_ROWS_MAX = 10_000;
 
+/**
+ * The journal entry types indexed by table and type (migration 10): the few
+ * entries that reads look up without scanning a table's journal. A new type
+ * needs a new migration before it can be added here.
+ */
+export const INDEXED_JOURNAL_TYPES = [
+  'table-created',
+  'table-settings-changed',
+  'house-options-proposed',
+  'dicj-authorization-recorded',
+  'house-options-adopted',
+  'house-options-withdrawn',
+  'house-options-refused',
+  'fairness-alert-raised',
+  'fairness-alert-cleared',
+  'dice-changed',
+  'holiday-year-loaded',
+  'round-settled',
+] as const;
+export type IndexedJournalType = (typeof INDEXED_JOURNAL_TYPES)[number];
+
+export interface IndexedJournalQuery {
+  /** null: the floor's entries (no table), such as holiday lists. */
+  readonly tableId: string | null;
+  readonly types: readonly IndexedJournalType[];
+  /** Entries after this seq (default 0). */
+  readonly afterSeq?: number;
+  /** Entries before this seq (default: none). */
+  readonly beforeSeq?: number;
+  readonly limit: number;
+  /** Newest first instead of oldest first. */
+  readonly newestFirst?: boolean;
+}
+
+/** A wallet movement with the balance it left, for game recall. */
+export interface AccountMove {
+  readonly seq: number;
+  readonly accountId: string;
+  readonly reference: string;
+  /** Positive when the account was credited. */
+  readonly deltaMinor: number;
+  readonly balanceAfterMinor: number;
+}
+
+/** State folded from the journal up to `seq`, kept so that a restart reads only what follows. */
+export interface ReadModel {
+  readonly seq: number;
+  readonly value: unknown;
+}
+
+/**
+ * The SQL condition on `type` for the types asked for, checked against the
+ * indexed ones. Literals, not parameters, and the index's own list beside the
+ * one asked for: a partial index is used only when the query's condition
+ * implies the index's, and SQLite proves that only by an identical term.
+ */
+export function indexedTypesSql(types: readonly IndexedJournalType[]): string {
+  if (types.length === 0) throw new RangeError('at least one journal type');
+  for (const t of types)
+    if (!(INDEXED_JOURNAL_TYPES as readonly string[]).includes(t))
+      throw new RangeError(`journal type ${t} is not indexed`);
+  const list = (ts: readonly string[]): string => ts.map((t) => `'${t}'`).join(', ');
+  return `type IN (${list(INDEXED_JOURNAL_TYPES)}) AND type IN (${list(types)})`;
+}
+
 export interface Store extends JournalReader {
   readonly engine: Engine;
   readonly currency: Currency;
@@ -194,6 +259,34 @@ export interface Store extends JournalReader {
     readonly tableId?: string;
   }): Promise<JournalEntry[]>;
   journalHead(): Promise<{ readonly lastSeq: number; readonly lastHash: string }>;
+  /** Entries of the indexed types (INDEXED_JOURNAL_TYPES), by the index: cost grows with the rows returned. */
+  readIndexedJournal(query: IndexedJournalQuery): Promise<JournalEntry[]>;
+  /** A table's `round-settled` entries with fromAtMs <= atMs < untilAtMs, in seq order. */
+  readSettlements(query: {
+    readonly tableId: string;
+    readonly fromAtMs: number;
+    readonly untilAtMs: number;
+    readonly limit: number;
+  }): Promise<JournalEntry[]>;
+  /**
+   * Every movement of the accounts from the first transfer carrying one of the
+   * references on, with the balance each left (the current balance less the
+   * later movements, in one statement: one consistent snapshot), then kept only
+   * where the reference is one of those asked for. Cost grows with the
+   * transfers since the first of them, not with the ledger's history.
+   */
+  accountMovesSince(
+    accountIds: readonly string[],
+    references: readonly string[],
+  ): Promise<AccountMove[]>;
+  getReadModel(name: string): Promise<ReadModel | undefined>;
+  /** Stores the model unless a later one (greater seq) is stored already. */
+  putReadModel(name: string, model: ReadModel): Promise<void>;
+  /**
+   * Deletes the idempotency records made before `beforeMs`, at most `limit`
+   * of them (oldest first); how many it deleted.
+   */
+  sweepCommands(beforeMs: number, limit: number): Promise<number>;
 
   // Users. Only findUserByUsername returns the password hash (to check a login).
   getUser(id: string): Promise<User | undefined>;

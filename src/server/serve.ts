@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Currency, Role, Store } from '../ledger/index.js';
 import { deposit } from '../service/cage.js';
+import { startCommandSweeper } from '../service/command-sweeper.js';
 import { openStore } from '../service/open-store.js';
 import { defaultTableSettings } from '../service/table-settings.js';
 import { type App, buildApp } from './app.js';
@@ -62,6 +63,11 @@ export async function serve(options: ServeOptions): Promise<App> {
     webRoot: webRoot(),
     logger: { level: process.env['CUSSEC_LOG_LEVEL'] ?? 'info' },
   });
+  const stopSweeper = startCommandSweeper(store, {
+    onError: (error) =>
+      app.fastify.log.error({ err: error }, 'sweeping idempotency records failed'),
+  });
+  app.fastify.addHook('onClose', () => stopSweeper());
   await app.fastify.listen({ port: options.port, host: options.host });
   const url = `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${options.port}/`;
   options.say(

@@ -17,10 +17,12 @@ import {
 import { compilePaytable, type CompiledPaytable, settle } from '../rules/index.js';
 import { type RoundEvent, type Settlement, settlementOf } from '../table/index.js';
 import { transfersFor } from './money.js';
+import { checkReadModels } from './read-model-check.js';
 import { StandingBets } from './round-snapshot.js';
 import type { TableSettings } from './table-settings.js';
 
-export type AuditCheck = 'chain' | 'settlement' | 'commitment' | 'ledger' | 'balance';
+export type AuditCheck =
+  'chain' | 'settlement' | 'commitment' | 'ledger' | 'balance' | 'read-model';
 
 export interface AuditFailure {
   readonly check: AuditCheck;
@@ -78,6 +80,8 @@ export async function audit(store: Store): Promise<AuditResult> {
     const { expected, entries, rounds } = await replayJournal(store);
     const { transfers, balances } = await matchLedger(store, expected);
     const accounts = await checkBalances(store, balances);
+    const readModel = await checkReadModels(store);
+    if (readModel !== null) return { ok: false, failure: readModel };
     return { ok: true, entries, rounds, transfers, accounts };
   } catch (error) {
     if (error instanceof Failed) return { ok: false, failure: error.failure };

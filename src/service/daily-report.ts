@@ -7,9 +7,8 @@
  * plain input of `dailyReports` (src/compliance) and rendered as JSON, CSV or
  * a printable page.
  *
- * The journal has no index by time, so the table's entries are read from its
- * first (the odds in force may have been set long before) up to shortly after
- * the day's end.
+ * The day's settlements are found by time, by an index (migration 10); the
+ * entries read are those of the day's rounds only.
  */
 import {
   addDays,
@@ -24,10 +23,12 @@ import {
   macauDate,
   type SettledRound,
 } from '../compliance/index.js';
-import type { Store } from '../ledger/index.js';
+import type { JournalEntry } from '../journal/index.js';
+import { type IndexedJournalType, PAGE_ROWS_MAX, type Store } from '../ledger/index.js';
 import type { TotalOdds } from '../rules/index.js';
 import { type BetResult, betResults, type RoundEvent } from '../table/index.js';
 import { renderDailyReportHtml } from './daily-report-html.js';
+import { lastIndexedEntry, readIndexedEntries } from './indexed-journal.js';
 import { readTableJournal, StandingBets } from './round-snapshot.js';
 import type { TableSettings } from './table-settings.js';
 
@@ -58,7 +59,13 @@ export function macauDayStartMs(date: IsoDate): number {
   return days * DAY_MS - MACAU_UTC_OFFSET_MS;
 }
 
-/** The table's day, read from its journal; undefined when there is no such table. */
+/**
+ * The table's day, read from its journal; undefined when there is no such
+ * table. The day's settlements come by the index of settlements by time, the
+ * settings by the index of the table's settings entries, and the bets from the
+ * journal between the previous day's last settlement and the day's last: the
+ * cost is the day's play, not the table's history.
+ */
 export async function readTableDay(
   store: Store,
   tableId: string,
@@ -66,34 +73,15 @@ export async function readTableDay(
 ): Promise<TableDay | undefined> {
   if (!isIsoDate(date)) throw new RangeError(`not a YYYY-MM-DD date: ${JSON.stringify(date)}`);
   const readUntilMs = macauDayStartMs(addDays(date, 1)) + READ_PAST_DAY_MS;
-  let settings: TableSettings | undefined;
-  let voidRolls = 0;
-  const rounds: SettledRound[] = [];
-  const bets = new StandingBets();
-  for await (const entry of readTableJournal(store, tableId, 1)) {
-    // Past the day, once the table's settings are known: the rest is later play.
-    if (entry.atMs > readUntilMs && settings !== undefined) break;
-    const payload = entry.payload as { settings?: TableSettings } & Partial<RoundEvent>;
-    bets.apply(payload as RoundEvent);
-    if (entry.type === 'table-created' || entry.type === 'table-settings-changed') {
-      settings = payload.settings;
-    } else if (
-      entry.type === 'dome-covered' &&
-      payload.type === 'dome-covered' &&
-      payload.newRound
-    ) {
-      voidRolls = 0;
-    } else if (entry.type === 'roll-voided') {
-      voidRolls++;
-    } else if (entry.type === 'round-settled') {
-      const settled = payload as Settled;
-      if (macauDate(settled.atMs) === date && settings !== undefined) {
-        const results = betResults(bets.list, settled);
-        rounds.push(settledRound(settled, results, voidRolls, settings.paytable.totalOdds));
-      }
-    }
-  }
-  if (settings === undefined) return undefined;
+  const changes: JournalEntry[] = [];
+  for await (const e of readIndexedEntries(store, tableId, SETTINGS_TYPES)) changes.push(e);
+  if (changes.length === 0) return undefined;
+  // The settings in force at an entry: the last change journaled before it.
+  const settingsAt = (seq: number): TableSettings =>
+    settingsOf(changes.findLast((c) => c.seq < seq) ?? changes[0]!);
+  const rounds = await settledRounds(store, tableId, date, settingsAt);
+  // As the day ended, else (a table created later) as it was created.
+  const settings = settingsOf(changes.findLast((c) => c.atMs <= readUntilMs) ?? changes[0]!);
   const record = await store.getTable(tableId);
   const tableName = (record?.config as TableSettings | undefined)?.name ?? settings.name;
   const totalOdds = rounds[0]?.totalOdds ?? settings.paytable.totalOdds;
@@ -111,6 +99,52 @@ export async function readTableDay(
   if (!reports.ok) throw new Error(`daily report of ${tableId} ${date}: ${reports.error.message}`);
   const report = reports.value[0] ?? emptyReport(tableId, store.currency, date);
   return { tableId, tableName, date, report, input };
+}
+
+const SETTINGS_TYPES: readonly IndexedJournalType[] = ['table-created', 'table-settings-changed'];
+const settingsOf = (entry: JournalEntry): TableSettings =>
+  (entry.payload as { settings: TableSettings }).settings;
+
+/**
+ * The rounds settled on the Macau day, each with its standing bets and void
+ * rolls, folded from the journal from just after the previous settlement.
+ * A round lasts at least the betting time, so a day settles far fewer than
+ * PAGE_ROWS_MAX rounds.
+ */
+async function settledRounds(
+  store: Store,
+  tableId: string,
+  date: IsoDate,
+  settingsAt: (seq: number) => TableSettings,
+): Promise<SettledRound[]> {
+  const settlements = (
+    await store.readSettlements({
+      tableId,
+      fromAtMs: macauDayStartMs(date) - READ_PAST_DAY_MS,
+      untilAtMs: macauDayStartMs(addDays(date, 1)) + READ_PAST_DAY_MS,
+      limit: PAGE_ROWS_MAX,
+    })
+  ).filter((e) => macauDate((e.payload as Settled).atMs) === date);
+  if (settlements.length === 0) return [];
+  const wanted = new Set(settlements.map((e) => e.seq));
+  const lastSeq = settlements[settlements.length - 1]!.seq;
+  const previous = await lastIndexedEntry(store, tableId, ['round-settled'], settlements[0]!.seq);
+  const rounds: SettledRound[] = [];
+  const bets = new StandingBets();
+  let voidRolls = 0;
+  for await (const entry of readTableJournal(store, tableId, (previous?.seq ?? 0) + 1)) {
+    if (entry.seq > lastSeq) break;
+    const event = entry.payload as RoundEvent;
+    bets.apply(event);
+    if (event.type === 'dome-covered' && event.newRound) voidRolls = 0;
+    else if (entry.type === 'roll-voided') voidRolls++;
+    else if (entry.type === 'round-settled' && wanted.has(entry.seq)) {
+      const settled = event as Settled;
+      const odds = settingsAt(entry.seq).paytable.totalOdds;
+      rounds.push(settledRound(settled, betResults(bets.list, settled), voidRolls, odds));
+    }
+  }
+  return rounds;
 }
 
 function settledRound(

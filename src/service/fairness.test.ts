@@ -14,7 +14,7 @@ import {
   runAll,
   testClock,
 } from './compliance-testing.js';
-import { FairnessService } from './fairness.js';
+import { FairnessService, fairnessModel } from './fairness.js';
 import { readTableJournal } from './round-snapshot.js';
 import { TableService } from './table-service.js';
 import { defaultTableSettings } from './table-settings.js';
@@ -140,5 +140,43 @@ withStores('fairness monitoring (Art. 1.1)', (h) => {
     const unknown = await fairness.changeDice('T9', { reason: 'x', changedBy: 'c' });
     expect(unknown.ok ? null : unknown.rejection.code).toBe('unknown_table');
     expect(await entries(store, 'dice-changed')).toEqual([]);
+  });
+
+  it('journals an alert once when two nodes raise it at the same instant', async () => {
+    const db = h.freshDb();
+    const clock = testClock(macauMs('2026-03-06'));
+    const played = await h.open({ db });
+    const tables = new TableService({ store: played, clock: clock.now });
+    await createLeverTable(tables, T);
+    await playLeverRounds(tables, T, loadedRounds(150, 7), 50);
+    // Neither node has seen the rolls live: each restores, checks and raises the alerts.
+    const a = open(await h.open({ db }), clock.now);
+    const b = open(await h.open({ db }), clock.now);
+    await Promise.all([a.fairness.evaluate(T), b.fairness.evaluate(T)]);
+    const raised = await entries(played, 'fairness-alert-raised');
+    expect(raised).toHaveLength(2);
+    expect([...a.alerts, ...b.alerts].map((e) => e.seq).sort()).toEqual(raised.map((e) => e.seq));
+    a.fairness.close();
+    b.fairness.close();
+  });
+
+  it('keeps the monitor every 100 rolls: a restart reads it and the rolls after it', async () => {
+    const db = h.freshDb();
+    const clock = testClock(macauMs('2026-03-06'));
+    const store = await h.open({ db });
+    const live = open(store, clock.now);
+    await createLeverTable(live.tables, T);
+    await playLeverRounds(live.tables, T, fairRounds(230, 3), 50);
+    const figures = await live.fairness.evaluate(T);
+    const kept = await store.getReadModel(fairnessModel(T));
+    expect(kept?.value).toMatchObject({ monitor: { rollSeq: 200 } });
+    const restarted = open(await h.open({ db }), clock.now);
+    expect(await restarted.fairness.evaluate(T)).toEqual(figures);
+    live.fairness.close();
+    restarted.fairness.close();
+    // The audit rebuilds the kept monitor from the journal: one roll off, and it fails.
+    expect(await audit(store)).toMatchObject({ ok: true });
+    await h.raw(db, 'UPDATE read_models SET seq = seq - 1');
+    expect(await audit(store)).toMatchObject({ ok: false, failure: { check: 'read-model' } });
   });
 });

@@ -5,10 +5,12 @@
  *
  * Live, the monitor reads the entries each commit of the table's queue made
  * (TableService.onCommit), so it costs no database read. At start — lazily, on
- * a table's first use — it is rebuilt from the table's journal: the rolls go
- * back in without testing, the dice changes reset the since-change span, and
- * the active alerts are those the journal raised and did not clear. Then one
- * check catches an alert whose entry a crash lost.
+ * a table's first use — it is rebuilt from the monitor kept every
+ * KEEP_EVERY_ROLLS rolls (a read model the journal can always rebuild) and the
+ * table's indexed entries after it: the rolls go back in without testing, the
+ * dice changes reset the since-change span, and the active alerts are those
+ * the journal raised and did not clear. Then one check catches an alert whose
+ * entry a crash lost.
  *
  * Alerts (`fairness-alert-raised` / `-cleared`) are journaled with the table
  * and handed to `onAlert` (the server logs and counts them). A change of dice
@@ -29,10 +31,10 @@ import {
   type SpanEvaluation,
 } from '../compliance/index.js';
 import type { JournalEntry } from '../journal/index.js';
-import type { Store } from '../ledger/index.js';
+import type { IndexedJournalType, ReadModel, Store } from '../ledger/index.js';
 import type { Dice } from '../rules/index.js';
 import { KeyedQueue } from './keyed-queue.js';
-import { readTableJournal } from './round-snapshot.js';
+import { readIndexedEntries } from './indexed-journal.js';
 import type { ServiceResult } from './house-options.js';
 import type { TableService } from './table-service.js';
 
@@ -88,7 +90,7 @@ export interface FairnessReport {
   };
 }
 
-interface Tracked {
+export interface Tracked {
   readonly monitor: FairnessMonitor;
   /** The last journal entry fed in. */
   seq: number;
@@ -141,6 +143,7 @@ export class FairnessService {
           events.push(...feed(tracked, entry, true));
         }
         await this.journalAlerts(tableId, events);
+        await this.keep(tableId, tracked);
       })
       .catch((error: unknown) => this.onError(tableId, error));
   }
@@ -217,43 +220,126 @@ export class FairnessService {
     this.tracked.set(tableId, restored);
     // An alert whose entry a crash lost between the roll and its journaling is raised now.
     await this.journalAlerts(tableId, restored.monitor.check());
+    await this.keep(tableId, restored, true);
     return restored;
   }
 
+  /**
+   * The monitor as kept (read model `fairness/<table>`, when it was kept with
+   * this configuration) plus the table's indexed entries after it: a restart
+   * reads the rolls since the last keep, not the table's history.
+   */
   private async restore(tableId: string): Promise<Tracked | undefined> {
-    let tracked: Tracked | undefined;
-    const active = new Map<string, ActiveAlert>();
-    for await (const entry of readTableJournal(this.store, tableId, 1)) {
-      tracked ??= { monitor: new FairnessMonitor(tableId, this.config), seq: 0, diceChanges: 0 };
-      tracked.seq = entry.seq;
-      feed(tracked, entry, false);
-      if (entry.type === 'fairness-alert-raised') {
-        const raised = entry.payload as Extract<AlertPayload, { type: 'fairness-alert-raised' }>;
-        active.set(alertKey(raised), {
-          span: raised.span,
-          test: raised.test,
-          raisedAtRollSeq: raised.rollSeq,
-          pValue: raised.pValue,
-        });
-      } else if (entry.type === 'fairness-alert-cleared') {
-        active.delete(alertKey(entry.payload as AlertPayload));
-      }
-    }
-    if (tracked === undefined) return undefined;
-    const snapshot = { ...tracked.monitor.snapshot(), activeAlerts: [...active.values()] };
-    return { ...tracked, monitor: FairnessMonitor.restore(snapshot) };
+    const kept = keptMonitor(await this.store.getReadModel(fairnessModel(tableId)), this.config);
+    return rebuildMonitor(this.store, tableId, this.config, kept);
   }
 
+  /** Keeps the monitor every KEEP_EVERY_ROLLS rolls (the journal can always rebuild it). */
+  private async keep(tableId: string, tracked: Tracked, force = false): Promise<void> {
+    const rollSeq = tracked.monitor.snapshot().rollSeq;
+    if (!force && rollSeq % KEEP_EVERY_ROLLS !== 0) return;
+    await this.store.putReadModel(fairnessModel(tableId), {
+      seq: tracked.seq,
+      value: { monitor: tracked.monitor.snapshot(), diceChanges: tracked.diceChanges },
+    });
+  }
+
+  /**
+   * Journals the alerts under the table row's lock, less those another node
+   * journaled first (an alert already raised, or already cleared): the
+   * journaling of a table's alerts is serialised across every node of a floor.
+   */
   private async journalAlerts(
     tableId: string,
     events: readonly FairnessMonitorEvent[],
   ): Promise<void> {
     if (events.length === 0) return;
-    const entries = await this.store.transaction((tx) =>
-      tx.appendJournal(events.map((e) => ({ tableId, type: e.type, payload: e }))),
-    );
-    this.onAlert(tableId, entries);
+    const entries = await this.store.transaction(async (tx) => {
+      if ((await tx.tableVersion(tableId, { lock: 'exclusive' })) === undefined) return [];
+      const active = new Set<string>();
+      for await (const entry of readIndexedEntries(this.store, tableId, ALERT_TYPES)) {
+        if (entry.type === 'fairness-alert-raised')
+          active.add(alertKey(entry.payload as AlertPayload));
+        else active.delete(alertKey(entry.payload as AlertPayload));
+      }
+      const fresh = events.filter((e) =>
+        e.type === 'fairness-alert-raised' ? !active.has(alertKey(e)) : active.has(alertKey(e)),
+      );
+      return fresh.length === 0
+        ? []
+        : tx.appendJournal(fresh.map((e) => ({ tableId, type: e.type, payload: e })));
+    });
+    if (entries.length > 0) this.onAlert(tableId, entries);
   }
+}
+
+/**
+ * A table's monitor from `from` (or from nothing) and the table's entries
+ * after it up to `untilSeq`: the rolls untested, the dice changes, and the
+ * alerts the journal raised and did not clear. Undefined for no table.
+ */
+export async function rebuildMonitor(
+  store: Store,
+  tableId: string,
+  config: Partial<FairnessMonitorConfig>,
+  from?: Tracked,
+  untilSeq = Number.MAX_SAFE_INTEGER,
+): Promise<Tracked | undefined> {
+  let tracked = from;
+  const active = new Map<string, ActiveAlert>();
+  for (const a of from?.monitor.snapshot().activeAlerts ?? []) active.set(alertKey(a), a);
+  for await (const entry of readIndexedEntries(store, tableId, RESTORE_TYPES, from?.seq)) {
+    if (entry.seq > untilSeq) break;
+    tracked ??= { monitor: new FairnessMonitor(tableId, config), seq: 0, diceChanges: 0 };
+    tracked.seq = entry.seq;
+    feed(tracked, entry, false);
+    if (entry.type === 'fairness-alert-raised') {
+      const raised = entry.payload as Extract<AlertPayload, { type: 'fairness-alert-raised' }>;
+      active.set(alertKey(raised), {
+        span: raised.span,
+        test: raised.test,
+        raisedAtRollSeq: raised.rollSeq,
+        pValue: raised.pValue,
+      });
+    } else if (entry.type === 'fairness-alert-cleared') {
+      active.delete(alertKey(entry.payload as AlertPayload));
+    }
+  }
+  if (tracked === undefined) return undefined;
+  const snapshot = { ...tracked.monitor.snapshot(), activeAlerts: [...active.values()] };
+  return { ...tracked, monitor: FairnessMonitor.restore(snapshot) };
+}
+
+/** Rolls between two keeps of a table's monitor: a restart reads at most this many settlements. */
+export const KEEP_EVERY_ROLLS = 100;
+const ALERT_TYPES: readonly IndexedJournalType[] = [
+  'fairness-alert-raised',
+  'fairness-alert-cleared',
+];
+/** Creation tells that the table exists; the others feed the monitor. */
+const RESTORE_TYPES: readonly IndexedJournalType[] = [
+  'table-created',
+  'round-settled',
+  DICE_CHANGED,
+  ...ALERT_TYPES,
+];
+
+export const fairnessModel = (tableId: string): string => `fairness/${tableId}`;
+
+/** The kept monitor, if there is one and it was kept with this configuration. */
+export function keptMonitor(
+  model: ReadModel | undefined,
+  config: Partial<FairnessMonitorConfig>,
+): Tracked | undefined {
+  if (model === undefined) return undefined;
+  const value = model.value as { monitor: { config?: unknown }; diceChanges: number };
+  const wanted = new FairnessMonitor('config-check', config).config;
+  if (JSON.stringify(value.monitor.config) !== JSON.stringify(wanted)) return undefined;
+  return {
+    monitor: FairnessMonitor.restore(value.monitor),
+    seq: model.seq,
+    diceChanges: value.diceChanges,
+  };
 }
 
 /**

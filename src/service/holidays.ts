@@ -4,7 +4,8 @@
  *
  * A loaded list is a journal entry (`holiday-year-loaded`, no table, with the
  * whole validated list), so the calendar is a fold of the journal like every
- * other state: the shipped years first, then the loaded ones in journal order,
+ * other state, read by the index of such entries (migration 10), so it costs
+ * the lists loaded, not the journal: the shipped years first, then the loaded ones in journal order,
  * a later list of a year replacing the earlier one. A year with no list stays
  * missing, and Art. 8 counts that touch it are refused, never guessed.
  */
@@ -18,10 +19,9 @@ import {
 } from '../compliance/index.js';
 import type { Store } from '../ledger/index.js';
 import { err, ok, type Result } from '../rules/index.js';
+import { readIndexedEntries } from './indexed-journal.js';
 
 export const HOLIDAY_YEAR_LOADED = 'holiday-year-loaded';
-
-const JOURNAL_PAGE_ROWS = 5_000;
 
 /** A year of the calendar and where its list came from. */
 export interface CalendarYear {
@@ -86,28 +86,25 @@ export class HolidayCalendarService {
   }
 
   private async scan(): Promise<void> {
-    for (;;) {
-      const page = await this.store.readJournal({
-        fromSeq: this.scannedSeq + 1,
-        limit: JOURNAL_PAGE_ROWS,
+    for await (const entry of readIndexedEntries(
+      this.store,
+      null,
+      [HOLIDAY_YEAR_LOADED],
+      this.scannedSeq,
+    )) {
+      this.scannedSeq = entry.seq;
+      const payload = entry.payload as { list?: unknown; loadedBy?: unknown };
+      // Only this service writes the entry, validated; the audit's chain check guards the rest.
+      const parsed = parseHolidayYear(payload.list);
+      if (!parsed.ok) continue;
+      this.years.set(parsed.value.year, {
+        ...parsed.value,
+        origin: 'loaded',
+        loadedBy: typeof payload.loadedBy === 'string' ? payload.loadedBy : null,
+        loadedAtMs: entry.atMs,
+        seq: entry.seq,
       });
-      for (const entry of page) {
-        this.scannedSeq = entry.seq;
-        if (entry.type !== HOLIDAY_YEAR_LOADED || entry.tableId !== null) continue;
-        const payload = entry.payload as { list?: unknown; loadedBy?: unknown };
-        // Only this service writes the entry, validated; the audit's chain check guards the rest.
-        const parsed = parseHolidayYear(payload.list);
-        if (!parsed.ok) continue;
-        this.years.set(parsed.value.year, {
-          ...parsed.value,
-          origin: 'loaded',
-          loadedBy: typeof payload.loadedBy === 'string' ? payload.loadedBy : null,
-          loadedAtMs: entry.atMs,
-          seq: entry.seq,
-        });
-        this.cached = undefined;
-      }
-      if (page.length < JOURNAL_PAGE_ROWS) return;
+      this.cached = undefined;
     }
   }
 }

@@ -251,4 +251,27 @@ withStores('house options (Art. 8)', (h) => {
     expect(await houseOptions.view('T9')).toBeUndefined();
     expect(await audit(store)).toMatchObject({ ok: true });
   });
+
+  it('serialises two nodes deciding on one table at the same instant: only one journals', async () => {
+    const db = h.freshDb();
+    const first = await h.open({ db });
+    const second = await h.open({ db });
+    const start = macauMs('2026-03-02', 10);
+    const { houseOptions: a } = await setup(first, start);
+    const b = services(second, testClock(start).now).houseOptions;
+    // Both nodes have read the table's state before either decides.
+    await Promise.all([a.view(T), b.view(T)]);
+    const proposal = {
+      proposalId: 'P1',
+      options: { paytable: ODDS_24 },
+      adoptionDate: '2026-03-06',
+    };
+    const outcomes = await Promise.all([
+      a.propose(T, proposal, 'sup-1'),
+      b.propose(T, proposal, 'sup-2'),
+    ]);
+    expect(outcomes.map((o) => o.ok).sort()).toEqual([false, true]);
+    expect(await tableEntries(first, 'house-options-proposed')).toHaveLength(1);
+    expect(await audit(first)).toMatchObject({ ok: true });
+  });
 });

@@ -30,23 +30,25 @@ import {
   type ProposalStatus,
   type Rejection,
 } from '../compliance/index.js';
-import type { Store } from '../ledger/index.js';
+import type { IndexedJournalType, Store } from '../ledger/index.js';
 import type { HolidayCalendarService } from './holidays.js';
 import { KeyedQueue } from './keyed-queue.js';
-import { readTableJournal } from './round-snapshot.js';
+import { readIndexedEntries } from './indexed-journal.js';
 import type { ServiceRejection, TableService } from './table-service.js';
 import type { TableSettings } from './table-settings.js';
 
 /** Who adopts a proposal when its date comes (in house-options-adopted's `adoptedBy`). */
 export const AUTOMATIC_ADOPTER = 'system:automatic-adoption';
 
-const WORKFLOW_EVENT_TYPES = new Set<string>([
+const WORKFLOW_EVENT_TYPES = [
   'house-options-proposed',
   'dicj-authorization-recorded',
   'house-options-adopted',
   'house-options-withdrawn',
   'house-options-refused',
-]);
+] as const satisfies readonly IndexedJournalType[];
+/** A table's creation (its commissioned options) and the workflow's entries, all indexed. */
+const READ_TYPES: readonly IndexedJournalType[] = ['table-created', ...WORKFLOW_EVENT_TYPES];
 
 export type ServiceResult<T> =
   | { readonly ok: true; readonly value: T }
@@ -280,7 +282,7 @@ export class HouseOptionsService {
     };
     const decision = decide(state, command, context);
     if (!decision.ok) {
-      if (!quiet) await this.journal(tableId, decision.events);
+      if (!quiet) await this.journalDecision(tableId, (latest) => decide(latest, command, context));
       return refusal(decision.rejection);
     }
     const options = decision.state.current;
@@ -296,8 +298,9 @@ export class HouseOptionsService {
     });
     if (!changed.ok) {
       if (!quiet && changed.rejection.code === 'table-mid-round') {
-        const midRound = decide(state, command, { ...context, betweenRounds: false });
-        await this.journal(tableId, midRound.events);
+        await this.journalDecision(tableId, (latest) =>
+          decide(latest, command, { ...context, betweenRounds: false }),
+        );
       }
       return { ok: false, rejection: changed.rejection };
     }
@@ -311,13 +314,13 @@ export class HouseOptionsService {
     build: (state: HouseOptionsState) => unknown,
   ): Promise<ServiceResult<ProposalView>> {
     return this.queue.run(tableId, async () => {
-      const state = await this.refresh(tableId);
-      if (state === undefined) return unknownTable(tableId);
       const today = this.today();
       // Only `adopt` looks at the round; the table's queue checks it again then.
       const context = { today, betweenRounds: true, calendar: await this.holidays.calendar() };
-      const decision = decide(state, build(state), context);
-      await this.journal(tableId, decision.events);
+      const decision = await this.journalDecision(tableId, (state) =>
+        decide(state, build(state), context),
+      );
+      if (decision === undefined) return unknownTable(tableId);
       if (!decision.ok) return refusal(decision.rejection);
       return { ok: true, value: this.proposalView(decision.state, proposalId, today) };
     });
@@ -328,11 +331,27 @@ export class HouseOptionsService {
     return { ...proposal, status: proposalStatus(proposal, today) };
   }
 
-  private async journal(tableId: string, events: readonly HouseOptionsEvent[]): Promise<void> {
-    if (events.length === 0) return;
-    await this.store.transaction((tx) =>
-      tx.appendJournal(events.map((e) => ({ tableId, type: e.type, payload: e }))),
-    );
+  /**
+   * Decides on the state as every node has committed it and journals the
+   * decision's events, in one transaction that holds the table row's lock: the
+   * decisions on a table are serialised across every node of a floor (two
+   * deciding at the same instant: the second decides on the first's entries).
+   * Undefined when the table was never created.
+   */
+  private async journalDecision<D extends { readonly events: readonly HouseOptionsEvent[] }>(
+    tableId: string,
+    decideOn: (state: HouseOptionsState) => D,
+  ): Promise<D | undefined> {
+    return this.store.transaction(async (tx) => {
+      if ((await tx.tableVersion(tableId, { lock: 'exclusive' })) === undefined) return undefined;
+      // Under the lock no other node can journal for the table: the committed entries are all there is.
+      const state = await this.refresh(tableId);
+      if (state === undefined) return undefined;
+      const decision = decideOn(state);
+      if (decision.events.length > 0)
+        await tx.appendJournal(decision.events.map((e) => ({ tableId, type: e.type, payload: e })));
+      return decision;
+    });
   }
 
   private async betweenRounds(tableId: string): Promise<boolean> {
@@ -347,10 +366,11 @@ export class HouseOptionsService {
    */
   private async refresh(tableId: string): Promise<HouseOptionsState | undefined> {
     let cached = this.cache.get(tableId);
-    for await (const entry of readTableJournal(
+    for await (const entry of readIndexedEntries(
       this.store,
       tableId,
-      (cached?.scannedSeq ?? 0) + 1,
+      READ_TYPES,
+      cached?.scannedSeq ?? 0,
     )) {
       if (cached === undefined) {
         // A table's first entry is its creation, with the options it was commissioned with.
@@ -363,7 +383,7 @@ export class HouseOptionsService {
         this.cache.set(tableId, cached);
       }
       cached.scannedSeq = entry.seq;
-      if (WORKFLOW_EVENT_TYPES.has(entry.type)) {
+      if (entry.type !== 'table-created') {
         cached.state = applyEvent(cached.state, entry.payload as HouseOptionsEvent);
       }
     }

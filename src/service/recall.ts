@@ -12,7 +12,7 @@
  */
 import { verifyReveal } from '../dice/index.js';
 import type { JournalEntry } from '../journal/index.js';
-import { PAGE_ROWS_MAX, type Store, walletAccount } from '../ledger/index.js';
+import { type Store, walletAccount } from '../ledger/index.js';
 import type { Dice } from '../rules/index.js';
 import {
   EVENT_TYPES,
@@ -340,8 +340,10 @@ const sum = (values: readonly number[]): number => values.reduce((s, v) => s + v
 
 /**
  * Each player's wallet just before and just after the transfers of each
- * recalled round, from a running balance over the wallet's transfers in ledger
- * order (every transfer of a round carries the round's reference).
+ * recalled round (every transfer of a round carries the round's reference):
+ * the ledger gives each movement's balance from the wallet's current balance
+ * less its later movements, so the cost is the transfers since the first
+ * recalled round, not the wallet's history.
  */
 async function walletBalances(
   store: Store,
@@ -349,27 +351,24 @@ async function walletBalances(
   rounds: readonly RoundBuilder[],
 ): Promise<Balances> {
   const roundByReference = new Map(rounds.map((r) => [roundReference(tableId, r.roundNo), r]));
-  const players = new Set(rounds.flatMap((r) => r.playerIds()));
+  const playerByWallet = new Map(
+    [...new Set(rounds.flatMap((r) => r.playerIds()))].map((p) => [walletAccount(p).id, p]),
+  );
+  const moves = await store.accountMovesSince(
+    [...playerByWallet.keys()],
+    [...roundByReference.keys()],
+  );
   const balances: Balances = new Map();
-  for (const playerId of players) {
-    const wallet = walletAccount(playerId).id;
-    let balance = 0;
-    for (let afterSeq = 0; ;) {
-      const page = await store.transfersOfAccount(wallet, { afterSeq, limit: PAGE_ROWS_MAX });
-      for (const t of page) {
-        const delta = t.creditAccountId === wallet ? t.amountMinor : -t.amountMinor;
-        const round = roundByReference.get(t.reference);
-        if (round !== undefined) {
-          const key: BalanceKey = `${round.roundNo}/${playerId}`;
-          const seen = balances.get(key);
-          if (seen === undefined) balances.set(key, { before: balance, after: balance + delta });
-          else seen.after = balance + delta;
-        }
-        balance += delta;
-      }
-      if (page.length < PAGE_ROWS_MAX) break;
-      afterSeq = page[page.length - 1]!.seq;
-    }
+  for (const move of moves) {
+    const round = roundByReference.get(move.reference)!;
+    const key: BalanceKey = `${round.roundNo}/${playerByWallet.get(move.accountId)!}`;
+    const seen = balances.get(key);
+    if (seen === undefined)
+      balances.set(key, {
+        before: move.balanceAfterMinor - move.deltaMinor,
+        after: move.balanceAfterMinor,
+      });
+    else seen.after = move.balanceAfterMinor;
   }
   return balances;
 }

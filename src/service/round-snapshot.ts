@@ -26,7 +26,8 @@ export interface RoundHeader extends Omit<RoundState, 'bets' | 'withdrawnBetIds'
 }
 
 export const RECENT_ROUNDS_MAX = 100;
-const JOURNAL_PAGE_ROWS = 5_000;
+/** Small pages, and a turn of the event loop between them: a long read never stops the bets. */
+const JOURNAL_PAGE_ROWS = 1_000;
 
 export function initialHeader(): RoundHeader {
   return toHeader(initialState(), null, []);
@@ -64,6 +65,8 @@ export async function* readTableJournal(
     yield* page;
     if (page.length < JOURNAL_PAGE_ROWS) return;
     seq = page[page.length - 1]!.seq + 1;
+    // SQLite reads synchronously: without this the whole read would be one turn of the loop.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

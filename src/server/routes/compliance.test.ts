@@ -1,4 +1,3 @@
-import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../journal/index.js';
 import { type Role, type Store, type User } from '../../ledger/index.js';
@@ -21,9 +20,7 @@ import type { HouseOptionsView, ProposalView } from '../../service/house-options
 import type { Command } from '../../table/index.js';
 import { defaultTableSettings } from '../../service/table-settings.js';
 import { type App, buildApp } from '../app.js';
-import { errorHandler } from '../http-error.js';
 import { seedRoles, sessionToken } from '../testing.js';
-import { fairnessView } from './compliance.js';
 
 const T = 'T1';
 
@@ -298,46 +295,33 @@ withStores('compliance routes', (h) => {
         .filter((e) => e.type === 'fairness-alert-raised');
     // The app's own monitor journals the alerts once the rounds are paid.
     await until(async () => (await raised()).length === 2);
-    // The compliance view mounted alone (routes/inspector.ts may hold the URL in the full app),
-    // on a second monitor made after the play: it restores from the journal, alerts included.
-    const fairness = new FairnessService({ store: w.store, tables: w.app.ctx.service });
-    const bare = Fastify({ logger: false });
-    bare.setErrorHandler(errorHandler);
-    fairnessView(bare, { ...w.app.ctx, routes: [] }, { fairness });
+    const view = async (role: 'inspector' | 'supervisor' | 'player') => {
+      const token = await sessionToken(w.store, w.users[role], w.clock.now());
+      return w.app.fastify.inject({
+        url: `/api/v1/tables/${T}/fairness`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+    };
     try {
-      for (const app of [w.app.fastify, bare]) {
-        const token = await sessionToken(w.store, w.users.inspector, w.clock.now());
-        const response = await app.inject({
-          url: `/api/v1/tables/${T}/fairness`,
-          headers: { authorization: `Bearer ${token}` },
-        });
-        expect(response.statusCode).toBe(200);
-        expect(response.json<unknown>()).toMatchObject({ tableId: T, rollSeq: 30 });
-      }
-      const token = await sessionToken(w.store, w.users.supervisor, w.clock.now());
-      const answer = (
-        await bare.inject({
-          url: `/api/v1/tables/${T}/fairness`,
-          headers: { authorization: `Bearer ${token}` },
-        })
-      ).json<FairnessReport>();
+      const inspector = await view('inspector');
+      expect(inspector.statusCode).toBe(200);
+      expect(inspector.json<unknown>()).toMatchObject({ tableId: T, rollSeq: 30 });
+      const answer = (await view('supervisor')).json<FairnessReport>();
       expect(answer.window).toMatchObject({ span: 'window', rolls: 30 });
       expect(answer.activeAlerts.map((a) => `${a.span}/${a.test}`).sort()).toEqual([
         'since-dice-change/faces',
         'window/faces',
       ]);
       expect(answer.detectionPower).toHaveLength(6);
-      const player = await sessionToken(w.store, w.users.player, w.clock.now());
-      const refused = await bare.inject({
-        url: `/api/v1/tables/${T}/fairness`,
-        headers: { authorization: `Bearer ${player}` },
-      });
-      expect(refused.statusCode).toBe(403);
-      // The second monitor restored the alerts: it raised none again.
+      expect((await view('player')).statusCode).toBe(403);
+      // A second monitor made after the play restores from the journal, alerts included.
+      const fairness = new FairnessService({ store: w.store, tables: w.app.ctx.service });
+      const restored = await fairness.evaluate(T);
+      fairness.close();
+      expect(restored?.activeAlerts).toEqual(answer.activeAlerts);
+      // It raised none again.
       expect(await raised()).toHaveLength(2);
     } finally {
-      fairness.close();
-      await bare.close();
       await w.app.shutdown();
     }
   });

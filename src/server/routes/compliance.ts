@@ -254,18 +254,12 @@ function holidayRoutes(app: FastifyInstance, ctx: AppContext, s: Services): void
 export const FAIRNESS_URL = '/api/v1/tables/:tableId/fairness';
 
 function fairnessRoutes(app: FastifyInstance, ctx: AppContext, s: Services): void {
-  // routes/inspector.ts declares this route too (a change made alongside this one, without the
-  // alerts and the detection power); until one is removed, the first registered serves it.
-  if (!app.hasRoute({ method: 'GET', url: FAIRNESS_URL })) fairnessView(app, ctx, s);
+  fairnessView(app, ctx, s);
   diceChangedRoute(app, ctx, s);
 }
 
-/** Exported for tests, which mount it on its own while routes/inspector.ts holds the URL. */
-export function fairnessView(
-  app: FastifyInstance,
-  ctx: AppContext,
-  s: Pick<Services, 'fairness'>,
-): void {
+/** The one fairness route: the figures of both spans, the active alerts and the detection power. */
+function fairnessView(app: FastifyInstance, ctx: AppContext, s: Pick<Services, 'fairness'>): void {
   registerRoute(app, ctx, {
     method: 'GET',
     url: FAIRNESS_URL,
