@@ -264,7 +264,7 @@ describe('cussec serve, end to end', () => {
         password: 'short',
         role: 'player',
       }),
-      'invalid_request',
+      'weak_password',
     );
     await login('player3', 'player3-password');
     const deposit = await ok(

@@ -4,6 +4,8 @@
  * listening, so tests call it in-process (`app.inject`).
  */
 import { existsSync } from 'node:fs';
+import fastifyCookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -11,6 +13,8 @@ import type { Store } from '../ledger/index.js';
 import { Floor } from '../service/floor.js';
 import { TableService } from '../service/table-service.js';
 import type { RandomSource } from '../dice/index.js';
+import type { RollKeyring } from '../dice/roll-key.js';
+import { SESSION_IDLE_MS } from './auth.js';
 import { type AppContext, DEFAULT_LIMITS, type ServerLimits } from './context.js';
 import { errorBody, errorHandler, HttpError } from './http-error.js';
 import { Hub } from './hub.js';
@@ -24,6 +28,7 @@ import { sessionRoutes } from './routes/session.js';
 import { tableRoutes } from './routes/tables.js';
 import { LoginThrottle } from './login-throttle.js';
 import { userRoutes } from './routes/users.js';
+import { SESSION_SWEEP_MS, SessionSockets } from './session-sockets.js';
 import { stakesOf } from './views.js';
 import { socketRoutes } from './ws.js';
 
@@ -34,7 +39,22 @@ export interface AppOptions {
   readonly limits?: Partial<ServerLimits>;
   /** The built web app (dist/web); not served when absent. */
   readonly webRoot?: string;
-  readonly secureCookies?: boolean;
+  /** Seals stored rolls (docs/dice.md); `cussec serve` always gives one. */
+  readonly rollKeys?: RollKeyring;
+  /** Serve HTTPS with this PEM certificate and key. */
+  readonly tls?: { readonly cert: Buffer; readonly key: Buffer };
+  /**
+   * Which proxies' X-Forwarded-For/-Proto/-Host to believe (fastify's
+   * trustProxy: addresses or CIDRs, comma-separated), so that the client
+   * address and scheme are the real ones (docs/deployment.md).
+   */
+  readonly trustProxy?: string;
+  /** Origins besides the server's own whose pages may use its cookie and sockets. */
+  readonly allowedOrigins?: readonly string[];
+  /** A session unused this long ends; SESSION_IDLE_MS by default. */
+  readonly sessionIdleMs?: number;
+  /** How often sockets' sessions are checked against the store. */
+  readonly sessionSweepMs?: number;
   /** pino options, or false for no logs (tests). */
   readonly logger?: boolean | object;
 }
@@ -65,6 +85,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     store: options.store,
     clock,
     ...(options.random ? { random: options.random } : {}),
+    ...(options.rollKeys ? { rollKeys: options.rollKeys } : {}),
     publish: (tableId, events) => {
       hub.publish(tableId, events);
       floor.committed(tableId, events);
@@ -82,6 +103,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     const snap = await service.snapshot(tableId);
     return snap === undefined ? undefined : stakesOf(snap.state);
   });
+  const sessionIdleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
+  const sessions = new SessionSockets(options.store, clock, sessionIdleMs);
+  sessions.start(options.sessionSweepMs ?? SESSION_SWEEP_MS);
   const ctx: AppContext = {
     store: options.store,
     service,
@@ -89,7 +113,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     metrics,
     clock,
     routes: [],
-    secureCookies: options.secureCookies ?? false,
+    sessionIdleMs,
+    sessions,
+    allowedOrigins: new Set(options.allowedOrigins ?? []),
     limits,
     loginThrottle: new LoginThrottle(),
   };
@@ -102,7 +128,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
           ...(typeof options.logger === 'object' ? options.logger : {}),
         };
   // Fastify's own 503 while closing has another body shape: ours answers instead (below).
-  const fastify = Fastify({ logger, bodyLimit: limits.bodyBytesMax, return503OnClosing: false });
+  const fastify = Fastify({
+    logger,
+    bodyLimit: limits.bodyBytesMax,
+    return503OnClosing: false,
+    ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}),
+    ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+  }) as unknown as FastifyInstance;
   fastify.setErrorHandler(errorHandler);
   let ready = true;
   fastify.addHook('onRequest', (request, _reply, done) => {
@@ -120,6 +152,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       status: String(reply.statusCode),
     });
   });
+  await fastify.register(fastifyCookie);
+  await securityHeaders(fastify);
   await fastify.register(websocket, { options: { maxPayload: limits.wsMessageBytesMax } });
   healthRoutes(fastify, ctx, () => ready);
   sessionRoutes(fastify, ctx);
@@ -142,9 +176,42 @@ export async function buildApp(options: AppOptions): Promise<App> {
       // already made, and only then close the sockets: nothing acknowledged is lost.
       await service.drainAll();
       floor.stop();
+      sessions.stop();
       await hub.idle();
       hub.closeAll(1001, 'server shutting down');
       await fastify.close();
     },
   };
+}
+
+/**
+ * The browser's protections, by @fastify/helmet: a Content-Security-Policy
+ * that lets the web app load its own scripts, styles and sockets only (no
+ * inline script or style, no framing: frame-ancestors 'none'), and, on a
+ * request that came over HTTPS (direct, or said so by a trusted proxy),
+ * Strict-Transport-Security.
+ */
+async function securityHeaders(fastify: FastifyInstance): Promise<void> {
+  await fastify.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    hsts: false,
+  });
+  fastify.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https')
+      void reply.header('strict-transport-security', 'max-age=15552000; includeSubDomains');
+  });
 }

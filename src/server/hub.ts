@@ -158,11 +158,10 @@ export class Hub {
 
   /** A commit's frames to one socket, in one write when there are several. */
   private deliverAll(client: Client, frames: readonly EventFrames[]): void {
-    const playerId = playerIdOf(client);
     const raw = frames.length > 1 ? client.raw : undefined;
     raw?.cork();
     for (const f of frames)
-      this.deliver(client, { seq: f.seq, data: f.for(client.feed, playerId) });
+      this.deliver(client, { seq: f.seq, data: f.for(client.feed, client.user) });
     raw?.uncork();
   }
 
@@ -218,12 +217,11 @@ export class Hub {
 
   /** Sends the journal's events after the client's seq, then whatever arrived meanwhile. */
   async resume(tableId: string, client: Client): Promise<void> {
-    const playerId = playerIdOf(client);
     let betsLeftOut = false;
     for await (const entry of readTableJournal(this.store, tableId, client.sentSeq + 1)) {
       if (!ROUND_EVENT_TYPES.has(entry.type)) continue;
       const event = entry.payload as RoundEvent;
-      const data = new EventFrames(entry.seq, event).for(client.feed, playerId);
+      const data = new EventFrames(entry.seq, event).for(client.feed, client.user);
       if (data === null) betsLeftOut ||= isBetEvent(event);
       else this.send(client, data);
       client.sentSeq = entry.seq;
