@@ -12,7 +12,7 @@
  * until every roll sealed under it has been revealed (the next round).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { type Dice, isDice } from '../rules/dice.js';
+import { isDice } from '../rules/dice.js';
 import type { SealedRoll } from './seal.js';
 
 export const ROLL_KEY_BYTES = 32;
@@ -121,7 +121,7 @@ export class RollKeyring {
       const [diceText = '', nonceHex = ''] = plain.split(':');
       const dice = diceText.split(',').map(Number);
       if (isDice(dice) && NONCE_HEX.test(nonceHex))
-        return { dice: dice as Dice, nonceHex, commitmentHex: stored.commitmentHex };
+        return { dice: dice, nonceHex, commitmentHex: stored.commitmentHex };
     } catch {
       // Fall through: a wrong key and a tampered box fail alike.
     }
