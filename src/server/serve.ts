@@ -133,7 +133,7 @@ function servedUrls(app: App, host: string, tls: boolean): string[] {
     ? Object.values(networkInterfaces())
         .flat()
         .filter((i) => i !== undefined && i.family === 'IPv4')
-        .map((i) => i!.address)
+        .map((i) => i.address)
     : [host];
   return hosts.map((h) => `${scheme}://${h.includes(':') ? `[${h}]` : h}:${port}/`);
 }
