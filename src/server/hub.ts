@@ -15,6 +15,7 @@ import type { ServerLimits } from './context.js';
 import { EventFrames, type Feed, isBetEvent } from './feed.js';
 import type { Metrics } from './metrics.js';
 import { type RecentResult, resultOf, type StakesSummary } from './views.js';
+import { isTableStaff } from './visibility.js';
 
 export const HISTORY_ROUNDS_MAX = 100;
 /**
@@ -26,7 +27,6 @@ export const STAKES_INTERVAL_MS = 250;
 const STAKES_SOCKETS_PER_MS = 10;
 
 const ROUND_EVENT_TYPES = new Set<string>(EVENT_TYPES);
-const STAFF_ROLES = new Set<string>(['croupier', 'supervisor', 'inspector']);
 
 export interface Client {
   readonly socket: WebSocket;
@@ -283,10 +283,7 @@ export class Hub {
     const table = this.clients.get(tableId);
     if (table === undefined) return;
     const data = Buffer.from(JSON.stringify(message));
-    for (const client of table.all) {
-      const role = client.user?.role;
-      if (role !== undefined && STAFF_ROLES.has(role)) this.send(client, data);
-    }
+    for (const client of table.all) if (isTableStaff(client.user)) this.send(client, data);
   }
 
   /** Sends a text frame, unless the socket is closing or too far behind. */
