@@ -5,6 +5,7 @@
 import type { Benchmark } from './harness.js';
 import { durableBetsSqlite } from './durable-bets.js';
 import { floorNodesBenchmark } from './floor-nodes.js';
+import { sealedHeaderBenchmark } from './sealed-header.js';
 import { settleBenchmark } from './settle.js';
 import { settleRoundPostgres, settleRoundSqlite } from './settle-round.js';
 import { transferBatchPostgres, transferBatchSqlite } from './transfer-batch.js';
@@ -19,6 +20,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   transferBatchPostgres,
   wsPlayersBenchmark,
   floorNodesBenchmark,
+  sealedHeaderBenchmark,
 ];
 
 async function main(argv: readonly string[]): Promise<number> {
