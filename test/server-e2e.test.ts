@@ -728,11 +728,12 @@ describe('cussec serve, end to end', () => {
     server = await startServer(dir, port);
     await server.line((l) => l.startsWith('Demo users'));
     expect(server.output).not.toMatch(/one-time password/);
-    await login('player2', DEMO_PASSWORD);
+    // The inspector sees every bet with its player (a player sees others' by spot only).
+    await login('inspector', DEMO_PASSWORD);
     const placed = new Set<string>();
     for (let after = 0; ;) {
       const page = await ok(
-        api('player2', 'GET', `/api/v1/tables/${T}/events?after=${after}&limit=1000`),
+        api('inspector', 'GET', `/api/v1/tables/${T}/events?after=${after}&limit=1000`),
       );
       const entries = page.body as {
         seq: number;
