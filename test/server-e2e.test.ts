@@ -77,6 +77,7 @@ const REACHABLE = [
   'table_exists',
   'invalid_table_settings',
   'username_taken',
+  'weak_password',
   // The HTTP layer.
   'invalid_credentials',
   'too_many_attempts',
@@ -265,6 +266,14 @@ describe('cussec serve, end to end', () => {
         role: 'player',
       }),
       'weak_password',
+    );
+    await refused(
+      api('supervisor', 'POST', '/api/v1/users', {
+        username: 'p4',
+        password: 'another-password',
+        role: 'dealer',
+      }),
+      'invalid_request',
     );
     await login('player3', 'player3-password');
     const deposit = await ok(
@@ -522,8 +531,10 @@ describe('cussec serve, end to end', () => {
     expect(roll2.event['rollNo']).toBe(2);
     const commitment2 = roll2.event['commitmentHex'] as string;
     expect(commitment2).not.toBe(commitment1);
-    const standing = roll2.event['standingBets'] as { betId: string }[];
+    // Player 2 sees its own standing bet in full and the others' as stakes by spot.
+    const standing = roll2.event['standingBets'] as { betId: string; playerId?: string }[];
     expect(standing.map((b) => b.betId).sort()).toEqual(['a1', 'b1', 'c1', 'c2', 'c3']);
+    expect(standing.filter((b) => b.playerId !== undefined).map((b) => b.betId)).toEqual(['b1']);
     p1.send({ type: 'withdraw-bet', requestId: 'w-a1', betId: 'a1' });
     expect(await wsAnswer(p1, 'w-a1')).toMatchObject({
       error: { code: 'bet_stands_after_void', article: '3.4' },

@@ -116,7 +116,7 @@ describe('who sees whose bets (Art. 2.1 play, items 8 and 9)', () => {
       for (const w of [mine, anonymous, supervisor])
         await w.until(() => (w.bets().length === 2 ? 1 : null));
       expect(mine.bets()).toEqual([
-        { spot: 'big', stakeMinor: 1_000, rollNo: 1 },
+        { betId: 'theirs', spot: 'big', stakeMinor: 1_000, rollNo: 1 },
         expect.objectContaining({ betId: 'mine', playerId: me.id, spot: 'small' }),
       ]);
       expect(JSON.stringify(anonymous.messages)).not.toContain(f.other.id);
@@ -149,6 +149,7 @@ describe('who sees whose bets (Art. 2.1 play, items 8 and 9)', () => {
       expect(JSON.stringify(player)).not.toContain(f.other.id);
       expect(player.map((e) => e.type)).not.toContain('fairness-alert-raised');
       expect(player.find((e) => e.type === 'bet-placed')!.payload['bet']).toEqual({
+        betId: 'theirs',
         spot: 'big',
         stakeMinor: 1_000,
         rollNo: 1,

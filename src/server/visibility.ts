@@ -4,7 +4,9 @@
  * is not the inspector's whole journal.
  *
  * - Bets: another player's bet is a stake on a spot, never a player's (no
- *   playerId, no betId); a player sees their own bets in full. The supervisor
+ *   playerId); its betId stays, so that anyone can follow a withdrawal and
+ *   align the settlement's returns with the bets. A player sees their own
+ *   bets in full. The supervisor
  *   and the inspector, who answer for the players' money and for audits, see
  *   every bet in full; the croupier, who runs the procedure, and the cashier
  *   see stakes by spot like the public.
@@ -26,7 +28,7 @@ import { EVENT_TYPES, type PublicBet, type RoundEvent } from '../table/index.js'
 export type Viewer = Pick<User, 'id' | 'role'> | undefined;
 
 /** A bet as someone who may not know whose it is sees it. */
-export type SpotStake = Omit<PublicBet, 'playerId' | 'betId'>;
+export type SpotStake = Omit<PublicBet, 'playerId'>;
 
 const SEES_PLAYERS: ReadonlySet<Role> = new Set(['supervisor', 'inspector']);
 const TABLE_STAFF: ReadonlySet<Role> = new Set(['croupier', 'supervisor', 'inspector']);
@@ -48,7 +50,7 @@ export const isTableStaff = (viewer: Viewer): boolean =>
 /** A bet as the viewer may see it: whole when it is theirs or they see players, else its spot and stake. */
 export function visibleBet(bet: PublicBet, viewer: Viewer): PublicBet | SpotStake {
   if (seesPlayers(viewer) || (viewer !== undefined && bet.playerId === viewer.id)) return bet;
-  const { playerId: _player, betId: _bet, ...stake } = bet;
+  const { playerId: _player, ...stake } = bet;
   return stake;
 }
 
