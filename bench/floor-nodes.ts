@@ -17,6 +17,8 @@ import { PG_FALLBACK_URL } from './databases.js';
 const PLAYERS = 60;
 const DURATION_MS = 4_000;
 const SUPERVISOR_PASSWORD = 'bench-supervisor-pw';
+/** Every node of a floor is given the same roll key (docs/dice.md). */
+const ROLL_KEY = `floor:${randomBytes(32).toString('base64')}`;
 
 export const floorNodesBenchmark: Benchmark = {
   name: 'floor-nodes',
@@ -177,6 +179,7 @@ async function pgBaseUrl(): Promise<string | undefined> {
 async function startNode(dbUrl: string, port: number): Promise<ChildProcess> {
   const node = await ServeProcess.start(['--db', dbUrl, '--port', String(port), '--demo'], {
     CUSSEC_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD,
+    CUSSEC_ROLL_KEY: ROLL_KEY,
   });
   return node.child;
 }

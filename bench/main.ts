@@ -6,6 +6,7 @@ import type { Benchmark } from './harness.js';
 import { durableBetsSqlite } from './durable-bets.js';
 import { floorNodesBenchmark } from './floor-nodes.js';
 import { historyBenchmark } from './history.js';
+import { sealedHeaderBenchmark } from './sealed-header.js';
 import { settleBenchmark } from './settle.js';
 import { settleRoundPostgres, settleRoundSqlite } from './settle-round.js';
 import { transferBatchPostgres, transferBatchSqlite } from './transfer-batch.js';
@@ -21,6 +22,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   wsPlayersBenchmark,
   floorNodesBenchmark,
   historyBenchmark,
+  sealedHeaderBenchmark,
 ];
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -19,6 +19,8 @@ import { http, SocketClient } from './server-harness.js';
 
 const BASE_URL = process.env['CUSSEC_TEST_PG_URL'];
 const SUPERVISOR_PASSWORD = 'floor-supervisor-pw';
+/** Every node of a floor is given the same roll key (docs/dice.md). */
+const ROLL_KEY = `floor:${randomBytes(32).toString('base64')}`;
 const DEMO_PASSWORD = 'cussec-demo-1';
 const PG_CLUSTER = existsSync('/etc/postgresql')
   ? execFileSync('ls', ['/etc/postgresql']).toString().trim().split('\n')[0]
@@ -199,6 +201,9 @@ describe.skipIf(BASE_URL === undefined)('a floor of three nodes on one PostgreSQ
 
 async function startNode(dbUrl: string, port: number, dataDir: string): Promise<ChildProcess> {
   const args = ['--db', dbUrl, '--port', String(port), '--data', dataDir, '--demo'];
-  const node = await ServeProcess.start(args, { CUSSEC_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD });
+  const node = await ServeProcess.start(args, {
+    CUSSEC_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD,
+    CUSSEC_ROLL_KEY: ROLL_KEY,
+  });
   return node.child;
 }

@@ -77,6 +77,7 @@ const REACHABLE = [
   'table_exists',
   'invalid_table_settings',
   'username_taken',
+  'weak_password',
   // The HTTP layer.
   'invalid_credentials',
   'too_many_attempts',
@@ -265,6 +266,14 @@ describe('cussec serve, end to end', () => {
         username: 'p4',
         password: 'short',
         role: 'player',
+      }),
+      'weak_password',
+    );
+    await refused(
+      api('supervisor', 'POST', '/api/v1/users', {
+        username: 'p4',
+        password: 'another-password',
+        role: 'dealer',
       }),
       'invalid_request',
     );
@@ -524,8 +533,10 @@ describe('cussec serve, end to end', () => {
     expect(roll2.event['rollNo']).toBe(2);
     const commitment2 = roll2.event['commitmentHex'] as string;
     expect(commitment2).not.toBe(commitment1);
-    const standing = roll2.event['standingBets'] as { betId: string }[];
+    // Player 2 sees its own standing bet in full and the others' as stakes by spot.
+    const standing = roll2.event['standingBets'] as { betId: string; playerId?: string }[];
     expect(standing.map((b) => b.betId).sort()).toEqual(['a1', 'b1', 'c1', 'c2', 'c3']);
+    expect(standing.filter((b) => b.playerId !== undefined).map((b) => b.betId)).toEqual(['b1']);
     p1.send({ type: 'withdraw-bet', requestId: 'w-a1', betId: 'a1' });
     expect(await wsAnswer(p1, 'w-a1')).toMatchObject({
       error: { code: 'bet_stands_after_void', article: '3.4' },
@@ -730,11 +741,12 @@ describe('cussec serve, end to end', () => {
     server = await startServer(dir, port);
     await server.line((l) => l.startsWith('Demo users'));
     expect(server.output).not.toMatch(/one-time password/);
-    await login('player2', DEMO_PASSWORD);
+    // The inspector sees every bet with its player (a player sees others' by spot only).
+    await login('inspector', DEMO_PASSWORD);
     const placed = new Set<string>();
     for (let after = 0; ;) {
       const page = await ok(
-        api('player2', 'GET', `/api/v1/tables/${T}/events?after=${after}&limit=1000`),
+        api('inspector', 'GET', `/api/v1/tables/${T}/events?after=${after}&limit=1000`),
       );
       const entries = page.body as {
         seq: number;

@@ -4,6 +4,8 @@
  * listening, so tests call it in-process (`app.inject`).
  */
 import { existsSync } from 'node:fs';
+import fastifyCookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -12,6 +14,8 @@ import type { Store } from '../ledger/index.js';
 import { Floor } from '../service/floor.js';
 import { type BatchTiming, type PublishedEvent, TableService } from '../service/table-service.js';
 import type { RandomSource } from '../dice/index.js';
+import type { RollKeyring } from '../dice/roll-key.js';
+import { SESSION_IDLE_MS } from './auth.js';
 import { type AppContext, DEFAULT_LIMITS, type ServerLimits } from './context.js';
 import {
   clientErrorHandler,
@@ -32,6 +36,7 @@ import { tableRoutes } from './routes/tables.js';
 import { LoginThrottle } from './login-throttle.js';
 import { RequestLog } from './request-log.js';
 import { userRoutes } from './routes/users.js';
+import { SESSION_SWEEP_MS, SessionSockets } from './session-sockets.js';
 import { stakesOf } from './views.js';
 import { socketRoutes } from './ws.js';
 
@@ -42,7 +47,22 @@ export interface AppOptions {
   readonly limits?: Partial<ServerLimits>;
   /** The built web app (dist/web); not served when absent. */
   readonly webRoot?: string;
-  readonly secureCookies?: boolean;
+  /** Seals stored rolls (docs/dice.md); `cussec serve` always gives one. */
+  readonly rollKeys?: RollKeyring;
+  /** Serve HTTPS with this PEM certificate and key. */
+  readonly tls?: { readonly cert: Buffer; readonly key: Buffer };
+  /**
+   * Which proxies' X-Forwarded-For/-Proto/-Host to believe (fastify's
+   * trustProxy: addresses or CIDRs, comma-separated), so that the client
+   * address and scheme are the real ones (docs/deployment.md).
+   */
+  readonly trustProxy?: string;
+  /** Origins besides the server's own whose pages may use its cookie and sockets. */
+  readonly allowedOrigins?: readonly string[];
+  /** A session unused this long ends; SESSION_IDLE_MS by default. */
+  readonly sessionIdleMs?: number;
+  /** How often sockets' sessions are checked against the store. */
+  readonly sessionSweepMs?: number;
   /** pino options, or false for no logs (tests). */
   readonly logger?: boolean | object;
 }
@@ -97,6 +117,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     store: options.store,
     clock,
     ...(options.random ? { random: options.random } : {}),
+    ...(options.rollKeys ? { rollKeys: options.rollKeys } : {}),
     publish: (tableId, events) => {
       fanOut(tableId, events);
       floor.committed(tableId, events);
@@ -120,6 +141,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     const snap = await service.snapshot(tableId);
     return snap === undefined ? undefined : stakesOf(snap.state);
   });
+  const sessionIdleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
+  const sessions = new SessionSockets(options.store, clock, sessionIdleMs);
+  sessions.start(options.sessionSweepMs ?? SESSION_SWEEP_MS);
   const ctx: AppContext = {
     store: options.store,
     service,
@@ -127,7 +151,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     metrics,
     clock,
     routes: [],
-    secureCookies: options.secureCookies ?? false,
+    sessionIdleMs,
+    sessions,
+    allowedOrigins: new Set(options.allowedOrigins ?? []),
     limits,
     loginThrottle: new LoginThrottle(),
   };
@@ -147,7 +173,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return503OnClosing: false,
     frameworkErrors,
     clientErrorHandler,
-  });
+    ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}),
+    ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+  }) as unknown as FastifyInstance;
   fastify.setErrorHandler(errorHandler);
   // JSON only: fastify would read text/plain too, and a string body is then a 400, not the 415 it is.
   fastify.removeContentTypeParser('text/plain');
@@ -167,6 +195,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       status: String(reply.statusCode),
     });
   });
+  await fastify.register(fastifyCookie);
+  await securityHeaders(fastify);
   await fastify.register(websocket, {
     options: { maxPayload: limits.wsMessageBytesMax },
     errorHandler: socketError,
@@ -202,6 +232,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       // already made, and only then close the sockets: nothing acknowledged is lost.
       await service.drainAll();
       floor.stop();
+      sessions.stop();
       await hub.idle();
       hub.closeAll(1001, 'server shutting down');
       await fastify.close();
@@ -234,4 +265,36 @@ async function roundsByPhase(store: Store, service: TableService): Promise<Map<s
  */
 function cacheControlOf(path: string): string {
   return /[/\\]assets[/\\]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
+/**
+ * The browser's protections, by @fastify/helmet: a Content-Security-Policy
+ * that lets the web app load its own scripts, styles and sockets only (no
+ * inline script or style, no framing: frame-ancestors 'none'), and, on a
+ * request that came over HTTPS (direct, or said so by a trusted proxy),
+ * Strict-Transport-Security.
+ */
+async function securityHeaders(fastify: FastifyInstance): Promise<void> {
+  await fastify.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    hsts: false,
+  });
+  fastify.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https')
+      void reply.header('strict-transport-security', 'max-age=15552000; includeSubDomains');
+  });
 }

@@ -5,6 +5,7 @@ import type { Hub } from './hub.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { Metrics } from './metrics.js';
 import type { RouteSpec } from './route.js';
+import type { SessionSockets } from './session-sockets.js';
 
 export interface AppContext {
   readonly store: Store;
@@ -14,8 +15,12 @@ export interface AppContext {
   readonly clock: () => number;
   /** Every declared route, for the OpenAPI document. */
   readonly routes: RouteSpec[];
-  /** Cookies get the Secure attribute when the server is behind TLS. */
-  readonly secureCookies: boolean;
+  /** A session unused this long ends. */
+  readonly sessionIdleMs: number;
+  /** Ends the sockets of a session when it ends (logout, expiry, revocation). */
+  readonly sessions: SessionSockets;
+  /** Origins besides the server's own whose pages may use its session cookie and sockets. */
+  readonly allowedOrigins: ReadonlySet<string>;
   readonly limits: ServerLimits;
   /** Failed logins slow the next ones down, by username and by address. */
   readonly loginThrottle: LoginThrottle;

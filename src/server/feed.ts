@@ -1,8 +1,10 @@
 /**
- * What a socket receives of a round event, by the feed it asked for.
+ * What a socket receives of a round event, by the feed it asked for and by
+ * who is watching (visibility.ts: another player's bet is a stake on a spot).
  *
- * - `all` (the default): every event of docs/table.md as journaled, the same
- *   bytes for every client, serialised once.
+ * - `all` (the default): every event of docs/table.md, serialised once for
+ *   those who see every bet in full and once for everyone else, with a frame of
+ *   its own only for a player who has bets standing in `betting-opened`.
  * - `summary` (`?feed=summary`, for tables with many players): the client's own
  *   bet events only, with the stakes by spot as a `stakes` message a few times a
  *   second instead of everyone's bets; the bets standing in `betting-opened`
@@ -12,6 +14,7 @@
  *   sockets: N² in all; `summary` keeps each socket's traffic to its own bets.
  */
 import type { RoundEvent } from '../table/index.js';
+import { seesPlayers, type Viewer, visibleEvent } from './visibility.js';
 
 export type Feed = 'all' | 'summary';
 export const FEEDS: readonly Feed[] = ['all', 'summary'];
@@ -22,6 +25,7 @@ export const isBetEvent = (event: RoundEvent): boolean =>
 /** One event's frames: the shared one, and per player where the summary feed cuts a list. */
 export class EventFrames {
   private sharedFrame: Buffer | undefined;
+  private publicFrame: Buffer | undefined;
   private summaryFrame: Buffer | undefined;
   private readonly own = new Map<string, Buffer>();
   private byPlayer: Map<string, unknown[]> | undefined;
@@ -36,9 +40,10 @@ export class EventFrames {
     return (this.sharedFrame ??= frame(this.seq, this.event));
   }
 
-  /** The frame for a client of this feed (playerId: a player's id, else undefined), or null for none. */
-  for(feed: Feed, playerId: string | undefined): Buffer | null {
-    if (feed === 'all') return this.shared();
+  /** The frame for a client of this feed, or null for none. */
+  for(feed: Feed, viewer: Viewer): Buffer | null {
+    const playerId = viewer?.role === 'player' ? viewer.id : undefined;
+    if (feed === 'all') return this.forAll(viewer, playerId);
     const event = this.event;
     switch (event.type) {
       case 'bet-placed':
@@ -53,6 +58,35 @@ export class EventFrames {
       default:
         return this.shared();
     }
+  }
+
+  /** The whole event for who sees every bet and for a bet's owner; bets by spot for everyone else. */
+  private forAll(viewer: Viewer, playerId: string | undefined): Buffer {
+    const event = this.event;
+    if (seesPlayers(viewer)) return this.shared();
+    switch (event.type) {
+      case 'bet-placed':
+      case 'bet-withdrawn':
+        return event.bet.playerId === playerId ? this.shared() : this.public();
+      case 'betting-opened': {
+        if (event.standingBets.length === 0) return this.shared();
+        const mine =
+          playerId !== undefined && event.standingBets.some((b) => b.playerId === playerId);
+        if (!mine) return this.public();
+        let data = this.own.get(`all:${playerId}`);
+        if (data === undefined) {
+          data = frame(this.seq, visibleEvent(event, viewer));
+          this.own.set(`all:${playerId}`, data);
+        }
+        return data;
+      }
+      default:
+        return this.shared();
+    }
+  }
+
+  private public(): Buffer {
+    return (this.publicFrame ??= frame(this.seq, visibleEvent(this.event, undefined)));
   }
 
   private ownStandingBets(playerId: string): Buffer {

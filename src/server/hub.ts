@@ -15,6 +15,7 @@ import type { ServerLimits } from './context.js';
 import { EventFrames, type Feed, isBetEvent } from './feed.js';
 import type { Metrics } from './metrics.js';
 import { type RecentResult, resultOf, type StakesSummary } from './views.js';
+import { isTableStaff } from './visibility.js';
 
 export const HISTORY_ROUNDS_MAX = 100;
 /**
@@ -26,7 +27,6 @@ export const STAKES_INTERVAL_MS = 250;
 const STAKES_SOCKETS_PER_MS = 10;
 
 const ROUND_EVENT_TYPES = new Set<string>(EVENT_TYPES);
-const STAFF_ROLES = new Set<string>(['croupier', 'supervisor', 'inspector']);
 
 export interface Client {
   readonly socket: WebSocket;
@@ -154,11 +154,10 @@ export class Hub {
 
   /** A commit's frames to one socket, in one write when there are several. */
   private deliverAll(client: Client, frames: readonly EventFrames[]): void {
-    const playerId = playerIdOf(client);
     const raw = frames.length > 1 ? client.raw : undefined;
     raw?.cork();
     for (const f of frames)
-      this.deliver(client, { seq: f.seq, data: f.for(client.feed, playerId) });
+      this.deliver(client, { seq: f.seq, data: f.for(client.feed, client.user) });
     raw?.uncork();
   }
 
@@ -214,12 +213,11 @@ export class Hub {
 
   /** Sends the journal's events after the client's seq, then whatever arrived meanwhile. */
   async resume(tableId: string, client: Client): Promise<void> {
-    const playerId = playerIdOf(client);
     let betsLeftOut = false;
     for await (const entry of readTableJournal(this.store, tableId, client.sentSeq + 1)) {
       if (!ROUND_EVENT_TYPES.has(entry.type)) continue;
       const event = entry.payload as RoundEvent;
-      const data = new EventFrames(entry.seq, event).for(client.feed, playerId);
+      const data = new EventFrames(entry.seq, event).for(client.feed, client.user);
       if (data === null) betsLeftOut ||= isBetEvent(event);
       else this.send(client, data);
       client.sentSeq = entry.seq;
@@ -281,10 +279,7 @@ export class Hub {
     const table = this.clients.get(tableId);
     if (table === undefined) return;
     const data = Buffer.from(JSON.stringify(message));
-    for (const client of table.all) {
-      const role = client.user?.role;
-      if (role !== undefined && STAFF_ROLES.has(role)) this.send(client, data);
-    }
+    for (const client of table.all) if (isTableStaff(client.user)) this.send(client, data);
   }
 
   /** Sends a text frame, unless the socket is closing or too far behind. */

@@ -44,6 +44,16 @@ describe('LoginThrottle', () => {
     expect(throttle.waitMs('someone-else', '10.0.0.10', 100)).toBe(0);
   });
 
+  it("an attacker's failures do not lock the user out from another address", () => {
+    const throttle = new LoginThrottle({
+      username: SMALL,
+      address: { ...SMALL, freeFailures: 99 },
+    });
+    for (let i = 0; i < 9; i++) throttle.failed('supervisor', '203.0.113.66', i);
+    expect(throttle.waitMs('supervisor', '203.0.113.66', 9)).toBeGreaterThan(0);
+    expect(throttle.waitMs('supervisor', '10.1.2.3', 9)).toBe(0);
+  });
+
   it("forgets failures a while after the last one, and a success clears the username's", () => {
     const throttle = new LoginThrottle({
       username: SMALL,
@@ -56,7 +66,7 @@ describe('LoginThrottle', () => {
     throttle.failed('alice', 'a', 60_003);
     throttle.failed('alice', 'a', 60_004);
     expect(throttle.waitMs('alice', 'a', 60_004)).toBe(1_000);
-    throttle.succeeded('alice');
+    throttle.succeeded('alice', 'a');
     expect(throttle.waitMs('alice', 'a', 60_004)).toBe(0);
   });
 });

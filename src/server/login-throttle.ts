@@ -1,6 +1,13 @@
 /**
- * Failed logins slow the next ones down, by username and by client address,
- * so that a password cannot be guessed by trying: the first failures are
+ * Failed logins slow the next ones down, by (username, client address) pair
+ * and by client address, so that a password cannot be guessed by trying while
+ * no one can lock a user out: failures from an attacker's address hold back
+ * that address only, never the croupier or the supervisor signing in from
+ * their own terminal. The client address is the real one: behind a load
+ * balancer, the one a trusted proxy reports (`--trust-proxy`, see
+ * docs/deployment.md), else every client would share the balancer's.
+ *
+ * The first failures are
  * free, then each one locks further attempts for twice as long as the last,
  * up to a ceiling. A username that does not exist is throttled exactly like
  * one that does, so the answers tell an attacker nothing about which exist. A
@@ -22,7 +29,7 @@ export interface ThrottlePolicy {
   readonly forgetAfterMs: number;
 }
 
-/** A username gets 5 free tries, then 30 s, 1 min, 2 min … up to 15 min. */
+/** A username from one address gets 5 free tries, then 30 s, 1 min, 2 min … up to 15 min. */
 export const USERNAME_POLICY: ThrottlePolicy = {
   freeFailures: 5,
   firstLockMs: 30_000,
@@ -98,18 +105,21 @@ export class LoginThrottle {
   /** Milliseconds until this username may be tried from this address; 0 when it may now. */
   waitMs(usernameKey: string, address: string, nowMs: number): number {
     return Math.max(
-      this.usernames.waitMs(usernameKey, nowMs),
+      this.usernames.waitMs(pair(usernameKey, address), nowMs),
       this.addresses.waitMs(address, nowMs),
     );
   }
 
   failed(usernameKey: string, address: string, nowMs: number): void {
-    this.usernames.failed(usernameKey, nowMs);
+    this.usernames.failed(pair(usernameKey, address), nowMs);
     this.addresses.failed(address, nowMs);
   }
 
-  /** A right password clears the username's failures; the address's stay (it may be guessing others). */
-  succeeded(usernameKey: string): void {
-    this.usernames.clear(usernameKey);
+  /** A right password clears the pair's failures; the address's stay (it may be guessing others). */
+  succeeded(usernameKey: string, address: string): void {
+    this.usernames.clear(pair(usernameKey, address));
   }
 }
+
+// A newline cannot be in a normalised username, so the pair is unambiguous.
+const pair = (usernameKey: string, address: string): string => `${usernameKey}\n${address}`;

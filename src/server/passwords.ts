@@ -48,6 +48,35 @@ export async function verifyPassword(password: string, encoded: string): Promise
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+let dummy: Promise<string> | undefined;
+
+/**
+ * Checks a password for an unknown or disabled user against a hash of its own
+ * kind, so that a failed sign-in costs one scrypt whether or not the username
+ * exists: the time of the answer does not tell. Always false.
+ */
+export async function verifyAgainstDummy(password: string): Promise<false> {
+  await verifyPassword(password, await (dummy ??= hashPassword(generatePassword())));
+  return false;
+}
+
+export const PASSWORD_LENGTH_MIN = 10;
+export const PASSWORD_LENGTH_MAX = 200;
+
+/**
+ * Why a password is too weak to be set, or undefined when it is strong
+ * enough: at least 10 characters, at least 4 different ones. Every way of setting one (the API, `cussec serve`'s environment)
+ * asks this.
+ */
+export function passwordProblem(password: string): string | undefined {
+  if (password.length < PASSWORD_LENGTH_MIN)
+    return `a password needs at least ${PASSWORD_LENGTH_MIN} characters`;
+  if (password.length > PASSWORD_LENGTH_MAX)
+    return `a password has at most ${PASSWORD_LENGTH_MAX} characters`;
+  if (new Set(password).size < 4) return 'a password needs at least 4 different characters';
+  return undefined;
+}
+
 /** A password for a first supervisor: 18 random bytes, about 144 bits. */
 export function generatePassword(): string {
   return randomBytes(18).toString('base64url');

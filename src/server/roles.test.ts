@@ -3,7 +3,8 @@
  * so a new route without a row here fails) called by every role, by nobody, by
  * a forged token and by an expired one. A role the route allows gets its 2xx;
  * a role it does not allow gets 403 `forbidden`; no live session gets 401
- * `unauthenticated` (or, on a public route, the public answer).
+ * `unauthenticated` (or, on a public route, the public answer). And what each
+ * role sees of a table's bets and staff-only entries (visibility.ts).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -348,7 +349,55 @@ withStores('roles', (h) => {
       await w.app.shutdown();
     }
   });
+
+  it("shows each role the seed bet's player and the staff-only entries as the visibility rules say", async () => {
+    const w = await world(await h.open());
+    await w.app.fastify.ready();
+    await w.store.transaction((tx) =>
+      tx.appendJournal([{ tableId: T, type: 'fairness-alert-raised', payload: { tableId: T } }]),
+    );
+    const playerId = w.fixture.users.player.id;
+    try {
+      for (const caller of [...ROLES, 'anonymous'] as const) {
+        const rule = VISIBILITY[caller];
+        const token = await w.token(caller);
+        const headers = token === undefined ? {} : { authorization: `Bearer ${token}` };
+        let messages: Record<string, unknown>[] = [];
+        const socket = await w.app.fastify.injectWS(
+          `/api/v1/tables/${T}/ws?after=0`,
+          { headers },
+          { onInit: (ws) => void (messages = collect(ws)) },
+        );
+        await until(() =>
+          messages.some(
+            (m) => (m['event'] as { type?: string } | undefined)?.type === 'bet-placed',
+          ),
+        );
+        socket.terminate();
+        expect(JSON.stringify(messages).includes(playerId), `${caller} socket`).toBe(rule.players);
+        if (caller === 'anonymous') continue;
+        const events = await w.app.fastify.inject({ url: `/api/v1/tables/${T}/events`, headers });
+        expect(events.statusCode).toBe(200);
+        expect(events.body.includes(playerId), `${caller} events`).toBe(rule.players);
+        expect(events.body.includes('fairness-alert-raised'), `${caller} staff entries`).toBe(
+          rule.staffEntries,
+        );
+      }
+    } finally {
+      await w.app.shutdown();
+    }
+  });
 });
+
+/** Who sees the seed bet's player (its own player, the supervisor, the inspector), and the staff-only entries. */
+const VISIBILITY: Record<Role | 'anonymous', { players: boolean; staffEntries: boolean }> = {
+  player: { players: true, staffEntries: false },
+  croupier: { players: false, staffEntries: true },
+  supervisor: { players: true, staffEntries: true },
+  cashier: { players: false, staffEntries: false },
+  inspector: { players: true, staffEntries: true },
+  anonymous: { players: false, staffEntries: false },
+};
 
 function collect(socket: WebSocket): Record<string, unknown>[] {
   const messages: Record<string, unknown>[] = [];

@@ -6,9 +6,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Role, User } from '../ledger/index.js';
-import { authenticate, requireRole } from './auth.js';
+import { authenticate, cookieAuthenticated, requireRole } from './auth.js';
 import type { AppContext } from './context.js';
 import { HttpError } from './http-error.js';
+import { checkOrigin } from './origin.js';
 
 type Method = 'GET' | 'POST' | 'DELETE' | 'PATCH';
 
@@ -71,7 +72,10 @@ export function registerRoute<B, Q, P>(
     method: spec.method,
     url: spec.url,
     handler: async (request, reply) => {
-      const user = await authenticate(ctx.store, request, ctx.clock());
+      // A page elsewhere may not act with the browser's cookie (cross-site request forgery).
+      if (spec.method !== 'GET' && cookieAuthenticated(request))
+        checkOrigin(request, ctx.allowedOrigins);
+      const user = (await authenticate(ctx.store, request, ctx.clock(), ctx.sessionIdleMs))?.user;
       const caller = spec.roles === 'public' ? (user as User) : requireRole(user, spec.roles);
       const keyHeader = request.headers['idempotency-key'];
       const idempotencyKey = typeof keyHeader === 'string' ? keyHeader : undefined;

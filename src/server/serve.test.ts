@@ -1,56 +1,146 @@
 /**
- * The first supervisor's one-time password is shown on a terminal only: when
- * `cussec serve`'s output is not a terminal (a service manager's journal, a
- * redirect to a log file), it goes to a file only its owner can read.
+ * `cussec serve`'s trust settings (issue 13, items 7, 12 and 13): a demo never
+ * reaches the network by accident, a weak first password is refused, the URL
+ * printed is the one served, the roll key exists before the first table, and
+ * the server speaks TLS itself when given a certificate.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { FIRST_PASSWORD_FILE, serve } from './serve.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { RollKeyError } from '../dice/roll-key.js';
+import { serve, ServeRefused, type ServeOptions } from './serve.js';
 
-const dirs: string[] = [];
-beforeEach(() => {
-  vi.stubEnv('CUSSEC_SUPERVISOR_PASSWORD', undefined);
-  vi.stubEnv('CUSSEC_LOG_LEVEL', 'warn');
-});
+const dir = mkdtempSync(join(tmpdir(), 'cussec-serve-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(() => {
-  vi.unstubAllEnvs();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  delete process.env['CUSSEC_SUPERVISOR_PASSWORD'];
 });
+let n = 0;
 
-async function firstStart(terminal: boolean): Promise<{ said: string[]; dataDir: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cussec-serve-'));
-  dirs.push(dataDir);
-  const said: string[] = [];
-  const app = await serve({
-    dataDir,
+function options(overrides: Partial<ServeOptions> = {}): ServeOptions & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    dataDir: join(dir, `d${++n}`),
     port: 0,
     host: '127.0.0.1',
     currency: 'MOP',
     tableId: 'T1',
-    supervisor: 'boss',
+    supervisor: 'supervisor',
     demo: false,
-    say: (line) => said.push(line),
-    terminal,
-  });
-  await app.shutdown();
-  await app.ctx.store.close();
-  return { said, dataDir };
+    demoOnNetwork: false,
+    terminal: true,
+    say: (line) => lines.push(line),
+    lines,
+    ...overrides,
+  };
 }
 
-it('shows the one-time password on a terminal, and writes no file', async () => {
-  const { said, dataDir } = await firstStart(true);
-  expect(said.join('\n')).toMatch(/one-time password \S{12,}/);
-  expect(() => statSync(join(dataDir, FIRST_PASSWORD_FILE))).toThrow();
-});
+describe('cussec serve', () => {
+  it('refuses --demo on a network address without --demo-on-network, and warns loudly with it', async () => {
+    await expect(serve(options({ demo: true, host: '0.0.0.0' }))).rejects.toThrow(ServeRefused);
+    const o = options({ demo: true, host: '0.0.0.0', demoOnNetwork: true });
+    const app = await serve(o);
+    try {
+      expect(o.lines.join('\n')).toMatch(/WARNING: demo users with the PUBLISHED password/);
+      expect(o.lines[0]).not.toContain(':0/');
+    } finally {
+      await app.shutdown();
+      await app.ctx.store.close();
+    }
+  });
 
-it('keeps the one-time password out of output that is not a terminal, in an owner-only file', async () => {
-  const { said, dataDir } = await firstStart(false);
-  const file = join(dataDir, FIRST_PASSWORD_FILE);
-  const password = readFileSync(file, 'utf8').trim();
-  expect(password.length).toBeGreaterThanOrEqual(12);
-  expect(statSync(file).mode & 0o777).toBe(0o600);
-  expect(said.join('\n')).not.toContain(password);
-  expect(said.join('\n')).toContain(file);
+  it('refuses a weak CUSSEC_SUPERVISOR_PASSWORD with a clear message', async () => {
+    process.env['CUSSEC_SUPERVISOR_PASSWORD'] = 'a';
+    await expect(serve(options())).rejects.toThrow(
+      /CUSSEC_SUPERVISOR_PASSWORD: a password needs at least 10 characters/,
+    );
+  });
+
+  it('prints the URL it serves, with the port it bound, and makes a 0600 roll key beside SQLite data', async () => {
+    const o = options();
+    const app = await serve(o);
+    try {
+      const address = app.fastify.server.address() as { port: number };
+      expect(o.lines[0]).toContain(`http://127.0.0.1:${address.port}/`);
+      const keyFile = join(o.dataDir, 'roll-key');
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      expect(readFileSync(keyFile, 'utf8')).toMatch(/^local-[0-9a-f]{8}:/);
+    } finally {
+      await app.shutdown();
+      await app.ctx.store.close();
+    }
+  });
+
+  it('a floor node (PostgreSQL) without the roll key refuses to start', async () => {
+    delete process.env['CUSSEC_ROLL_KEY'];
+    await expect(serve(options({ db: 'postgres://postgres@127.0.0.1:1/none' }))).rejects.toThrow(
+      RollKeyError,
+    );
+  });
+
+  it('serves HTTPS itself with --tls-cert/--tls-key, with HSTS and a Secure cookie', async () => {
+    const cert = join(dir, 'cert.pem');
+    const key = join(dir, 'key.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    process.env['CUSSEC_SUPERVISOR_PASSWORD'] = 'a strong enough password';
+    const o = options({ tls: { cert: readFileSync(cert), key: readFileSync(key) } });
+    const app = await serve(o);
+    try {
+      expect(o.lines[0]).toMatch(/^Cussec is serving https:\/\/127\.0\.0\.1:\d+\//);
+      const port = (app.fastify.server.address() as { port: number }).port;
+      const answer = await new Promise<{ status: number; headers: Record<string, unknown> }>(
+        (resolve, reject) => {
+          const body = JSON.stringify({
+            username: 'supervisor',
+            password: 'a strong enough password',
+          });
+          const req = request(
+            {
+              host: '127.0.0.1',
+              port,
+              method: 'POST',
+              path: '/api/v1/session',
+              rejectUnauthorized: false,
+              headers: { 'content-type': 'application/json', 'content-length': body.length },
+            },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+            },
+          );
+          req.on('error', reject);
+          req.end(body);
+        },
+      );
+      expect(answer.status).toBe(200);
+      expect(String(answer.headers['strict-transport-security'])).toContain('max-age=');
+      expect(String(answer.headers['set-cookie'])).toContain('Secure');
+    } finally {
+      await app.shutdown();
+      await app.ctx.store.close();
+    }
+  });
 });

@@ -4,15 +4,17 @@
  * and a first supervisor, and serves the API and the web app until SIGTERM.
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Currency, Role, Store } from '../ledger/index.js';
 import { deposit } from '../service/cage.js';
 import { startCommandSweeper } from '../service/command-sweeper.js';
-import { openStore } from '../service/open-store.js';
+import { isPostgresUrl, openStore } from '../service/open-store.js';
 import { defaultTableSettings } from '../service/table-settings.js';
 import { type App, buildApp } from './app.js';
-import { generatePassword } from './passwords.js';
+import { generatePassword, passwordProblem } from './passwords.js';
+import { ROLL_KEY_ENV, rollKeys } from './roll-key-source.js';
 import { createUser } from './routes/users.js';
 
 export interface ServeOptions {
@@ -26,6 +28,16 @@ export interface ServeOptions {
   /** Creates demo users with a known password; for trying the system out, never for a casino floor. */
   readonly demo: boolean;
   /** Lines for the operator: startup, where to log in. The logs go to stdout too. */
+  /** Lets `demo` listen on an address other hosts can reach (the demo password is published). */
+  readonly demoOnNetwork: boolean;
+  /** The roll key file (docs/dice.md); CUSSEC_ROLL_KEY wins over it. */
+  readonly rollKeyFile?: string;
+  /** PEM certificate and key: serve HTTPS. */
+  readonly tls?: { readonly cert: Buffer; readonly key: Buffer };
+  /** The proxies whose X-Forwarded-* headers are believed (docs/deployment.md). */
+  readonly trustProxy?: string;
+  readonly allowedOrigins?: readonly string[];
+  readonly sessionIdleMs?: number;
   readonly say: (line: string) => void;
   /**
    * Whether `say` reaches a terminal. The first supervisor's one-time password
@@ -38,6 +50,13 @@ export interface ServeOptions {
 /** Where the one-time password goes when there is no terminal to show it on. */
 export const FIRST_PASSWORD_FILE = 'first-supervisor-password';
 
+/** A setting of `cussec serve` that cannot work: the CLI says so and exits non-zero. */
+export class ServeRefused extends Error {
+  override readonly name = 'ServeRefused';
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
 export const DEMO_PASSWORD = 'cussec-demo-1';
 
 /** The built web app beside the compiled server (dist/web), or in dist/ when running from source. */
@@ -48,11 +67,25 @@ export function webRoot(): string {
 }
 
 export async function serve(options: ServeOptions): Promise<App> {
+  if (options.demo && !LOOPBACK.test(options.host) && !options.demoOnNetwork) {
+    throw new ServeRefused(
+      `--demo on ${options.host} would let anyone on the network sign in with the published demo password: add --demo-on-network if that is what you want`,
+    );
+  }
+  const envPassword = process.env['CUSSEC_SUPERVISOR_PASSWORD'];
+  const weak = envPassword === undefined ? undefined : passwordProblem(envPassword);
+  if (weak !== undefined) throw new ServeRefused(`CUSSEC_SUPERVISOR_PASSWORD: ${weak}`);
   mkdirSync(options.dataDir, { recursive: true });
   const db = options.db ?? join(options.dataDir, 'cussec.db');
+  // Art. 2.1: the key that keeps sealed rolls secret in the database (docs/dice.md).
+  const roll = rollKeys({
+    env: process.env[ROLL_KEY_ENV],
+    keyFile: options.rollKeyFile,
+    sqlitePath: isPostgresUrl(db) ? undefined : db,
+  });
   const store = await openStore(db, options.currency);
   if ((await store.listTables()).length === 0) {
-    const app = await buildApp({ store, logger: false });
+    const app = await buildApp({ store, logger: false, rollKeys: roll.keys });
     await app.ctx.service.createTable(defaultTableSettings(options.tableId));
     await app.shutdown();
   }
@@ -62,6 +95,11 @@ export async function serve(options: ServeOptions): Promise<App> {
     store,
     webRoot: webRoot(),
     logger: { level: process.env['CUSSEC_LOG_LEVEL'] ?? 'info' },
+    rollKeys: roll.keys,
+    ...(options.tls ? { tls: options.tls } : {}),
+    ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+    ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+    ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
   });
   const stopSweeper = startCommandSweeper(store, {
     onError: (error) =>
@@ -69,9 +107,9 @@ export async function serve(options: ServeOptions): Promise<App> {
   });
   app.fastify.addHook('onClose', () => stopSweeper());
   await app.fastify.listen({ port: options.port, host: options.host });
-  const url = `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${options.port}/`;
+  const urls = servedUrls(app, options.host, options.tls !== undefined);
   options.say(
-    `Cussec is serving ${url} (database: ${db.startsWith('postgres') ? 'PostgreSQL' : db})`,
+    `Cussec is serving ${urls.join(' ')} (database: ${isPostgresUrl(db) ? 'PostgreSQL' : db}; roll key: ${roll.from})`,
   );
   if (firstPassword !== undefined && options.terminal) {
     options.say(
@@ -90,13 +128,39 @@ export async function serve(options: ServeOptions): Promise<App> {
   if (firstPassword !== undefined) {
     options.say('Create the croupiers, cashiers, inspectors and players from there.');
   } else if (!options.demo) {
-    options.say(`Log in at ${url} with your account.`);
+    options.say(`Log in at ${urls[0]} with your account.`);
   }
   if (options.demo)
     options.say(
       `Demo users croupier, cashier, inspector, player1, player2: password ${DEMO_PASSWORD}`,
     );
+  if (options.demo && !LOOPBACK.test(options.host)) {
+    options.say('!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!');
+    options.say(`WARNING: demo users with the PUBLISHED password are reachable from the network`);
+    options.say(
+      `on ${urls.join(' ')}. Anyone who can reach it can sign in. Never on a casino floor.`,
+    );
+    options.say('!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!');
+  }
   return app;
+}
+
+/**
+ * The URLs the server answers on: its scheme, the port it actually bound
+ * (port 0 picks one) and, for a wildcard host, this machine's addresses.
+ */
+function servedUrls(app: App, host: string, tls: boolean): string[] {
+  const scheme = tls ? 'https' : 'http';
+  const address = app.fastify.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  const wildcard = host === '0.0.0.0' || host === '::';
+  const hosts = wildcard
+    ? Object.values(networkInterfaces())
+        .flat()
+        .filter((i) => i !== undefined && i.family === 'IPv4')
+        .map((i) => i.address)
+    : [host];
+  return hosts.map((h) => `${scheme}://${h.includes(':') ? `[${h}]` : h}:${port}/`);
 }
 
 async function firstSupervisor(store: Store, username: string): Promise<string | undefined> {

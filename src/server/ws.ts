@@ -2,8 +2,10 @@
  * GET /api/v1/tables/:tableId/ws — a table's live events, and a player's bets.
  *
  * Anyone may watch (the display board shows what the layout shows); a request
- * that carries credentials which are not a live session is refused before the
- * upgrade. Each socket may send a bounded number of messages per second, each
+ * that carries credentials which are not a live session, or that comes from a
+ * page of another origin, is refused before the upgrade. What each socket
+ * sees of other players' bets is visibility.ts's rule; a socket ends when its
+ * session ends (session-sockets.ts). Each socket may send a bounded number of messages per second, each
  * bounded in size and in bets; beyond that it is closed.
  */
 import type { Socket } from 'node:net';
@@ -14,11 +16,12 @@ import type { WebSocket } from 'ws';
 import type { User } from '../ledger/index.js';
 import type { CommandOutcome } from '../service/table-service.js';
 import type { Command } from '../table/index.js';
-import { authenticate, carriesCredentials } from './auth.js';
+import { type Authenticated, authenticate, carriesCredentials } from './auth.js';
 import type { AppContext } from './context.js';
 import { errorBody, type ErrorBody, HttpError } from './http-error.js';
 import type { Feed } from './feed.js';
 import type { Client } from './hub.js';
+import { checkOrigin } from './origin.js';
 import { parse } from './route.js';
 import { viewOf, walletBalance } from './routes/tables.js';
 import { tableParams, type WsMessage, wsMessage, wsQuery } from './schemas.js';
@@ -35,20 +38,22 @@ export const WS_CLOSE_TOO_FAR_BEHIND = 4001;
 const WS_URL = '/api/v1/tables/:tableId/ws';
 
 /** Who each upgrade was authenticated as, from preValidation to the socket handler. */
-const callers = new WeakMap<object, User | undefined>();
+const callers = new WeakMap<object, Authenticated | undefined>();
 
 export function socketRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.route({
     method: 'GET',
     url: WS_URL,
     preValidation: async (request) => {
+      // A page of another site may not open a socket with the browser's cookie.
+      checkOrigin(request, ctx.allowedOrigins);
       const params = parse(tableParams, request.params, 'params');
       const query = parse(wsQuery, request.query, 'query');
       if ((await ctx.store.getTable(params.tableId)) === undefined) {
         throw new HttpError(404, 'unknown_table', `there is no table "${params.tableId}"`);
       }
-      const user = await authenticate(ctx.store, request, ctx.clock());
-      if (user === undefined && carriesCredentials(request)) {
+      const caller = await authenticate(ctx.store, request, ctx.clock(), ctx.sessionIdleMs);
+      if (caller === undefined && carriesCredentials(request)) {
         throw new HttpError(401, 'unauthenticated', 'the session token is not valid: log in again');
       }
       if (query.after !== undefined && query.after > (await ctx.store.journalHead()).lastSeq) {
@@ -58,7 +63,7 @@ export function socketRoutes(app: FastifyInstance, ctx: AppContext): void {
           `query.after: ${query.after} is past the journal's last entry`,
         );
       }
-      callers.set(request.raw, user);
+      callers.set(request.raw, caller);
     },
     // A plain GET (no Upgrade header) gets an answer in the API's shape, not an empty 404.
     handler: async (_request, reply) => {
@@ -76,7 +81,9 @@ export function socketRoutes(app: FastifyInstance, ctx: AppContext): void {
 function accept(ctx: AppContext, socket: WebSocket, request: FastifyRequest): void {
   const { tableId } = parse(tableParams, request.params, 'params');
   const query = parse(wsQuery, request.query, 'query');
-  const user = callers.get(request.raw);
+  const caller = callers.get(request.raw);
+  const user = caller?.user;
+  if (caller !== undefined) ctx.sessions.add(caller.session.tokenHash, caller.user.id, socket);
   const allow = rateLimiter(ctx.limits.wsMessagesPerSecondMax);
   let client: Client | undefined;
   const waiting: string[] = [];
@@ -97,6 +104,8 @@ function accept(ctx: AppContext, socket: WebSocket, request: FastifyRequest): vo
       return;
     }
     const text = data.toString('utf8');
+    if (caller !== undefined)
+      void ctx.sessions.activity(caller.session.tokenHash).catch(() => undefined);
     if (client === undefined) waiting.push(text);
     else dispatch(client, text);
   });

@@ -30,6 +30,7 @@ import {
   type TableConfig,
   transition,
 } from '../table/index.js';
+import { processRollKeyring, type RollKeyring } from '../dice/roll-key.js';
 import { transfersFor } from './money.js';
 import {
   initialHeader,
@@ -38,6 +39,7 @@ import {
   type RoundHeader,
   toHeader,
 } from './round-snapshot.js';
+import { loadedHeader, type StoredHeader, storedHeader } from './stored-header.js';
 import { parseTableSettings, type TableSettings, toTableConfig } from './table-settings.js';
 
 /** A refusal as clients see it: a stable code, a sentence and, where a rule applies, its article. */
@@ -113,6 +115,11 @@ export interface TableServiceOptions {
   readonly clock?: () => number;
   /** The electronic shaker's randomness (Art. 2.1); the CSPRNG unless a test injects one. */
   readonly random?: RandomSource;
+  /**
+   * Seals the stored roll (docs/dice.md). Every node of a floor needs the same;
+   * without one, a key for this process only.
+   */
+  readonly rollKeys?: RollKeyring;
   /** Called after every commit with the events it made durable, in journal order. */
   readonly publish?: (tableId: string, events: readonly PublishedEvent[]) => void;
   /** Commands in one transaction at most. */
@@ -156,6 +163,7 @@ export class TableService {
   readonly store: Store;
   private readonly clock: () => number;
   private readonly random: RandomSource;
+  private readonly rollKeys: RollKeyring;
   private readonly publish: NonNullable<TableServiceOptions['publish']>;
   private readonly observe: TableServiceOptions['observe'];
   private readonly batchMax: number;
@@ -169,6 +177,7 @@ export class TableService {
     this.store = options.store;
     this.clock = options.clock ?? Date.now;
     this.random = options.random ?? cryptoRandomSource;
+    this.rollKeys = options.rollKeys ?? processRollKeyring();
     this.publish = options.publish ?? (() => undefined);
     this.observe = options.observe;
     this.batchMax = options.batchCommandsMax ?? 2_000;
@@ -391,7 +400,7 @@ export class TableService {
     const outcomes: CommandOutcome[] = [];
     for (const job of jobs) outcomes.push(await run.apply(job.request));
     const published = await run.commit(outcomes);
-    const loaded = await run.save(record.version);
+    const loaded = await run.save(record.version, this.rollKeys);
     return { outcomes, published, journaled: run.journaled, replays: run.replays, loaded };
   }
 
@@ -403,7 +412,7 @@ export class TableService {
   private async load(record: TableRecord): Promise<Loaded> {
     const settings = record.config as TableSettings;
     const config = toTableConfig(settings);
-    const header = record.state as RoundHeader;
+    const header = loadedHeader(record.state as StoredHeader, this.rollKeys);
     const state = await loadRoundState(this.store, record.id, header);
     return {
       version: record.version,
@@ -804,13 +813,14 @@ class BatchRun {
   }
 
   /** Saves the header when anything changed and returns what the cache should hold. */
-  async save(version: number): Promise<Loaded> {
+  async save(version: number, rollKeys: RollKeyring): Promise<Loaded> {
     if (this.pending.length === 0 && !this.settingsChanged) return this.before;
     const header = toHeader(this.state, this.header.roundJournalSeq, this.header.recentRoundSeqs);
     const saved = await this.tx.saveTable(
       this.config.tableId,
       version,
-      header,
+      // Art. 2.1: the database holds the roll only sealed, until the reveal.
+      storedHeader(header, rollKeys),
       this.settingsChanged ? this.settings : undefined,
     );
     if (!saved.ok) throw new Error(`table ${this.config.tableId}: ${saved.code}`);

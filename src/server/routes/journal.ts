@@ -4,6 +4,7 @@ import { audit } from '../../service/audit.js';
 import type { AppContext } from '../context.js';
 import { registerRoute } from '../route.js';
 import { pageQuery } from '../schemas.js';
+import { visibleEntries } from '../visibility.js';
 
 export function journalRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
@@ -13,7 +14,12 @@ export function journalRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'inspector',
     roles: ['inspector', 'supervisor'],
     query: pageQuery,
-    handler: ({ query }) => ctx.store.readJournal({ fromSeq: query.after + 1, limit: query.limit }),
+    // Every read of the journal goes through the one filter by role (whole for these roles).
+    handler: async ({ query, user }) =>
+      visibleEntries(
+        await ctx.store.readJournal({ fromSeq: query.after + 1, limit: query.limit }),
+        user,
+      ),
   });
 
   registerRoute(app, ctx, {

@@ -1,16 +1,17 @@
 /** Logging in and out, and who am I. */
 import { type User, usernameKey, walletAccount } from '../../ledger/index.js';
 import {
-  clearedSessionCookie,
+  clearSessionCookie,
   newToken,
   requestToken,
   SESSION_TTL_MS,
-  sessionCookie,
+  setSessionCookie,
+  slidingExpiryMs,
   tokenHash,
 } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
-import { verifyPassword } from '../passwords.js';
+import { verifyAgainstDummy, verifyPassword } from '../passwords.js';
 import { registerRoute } from '../route.js';
 import { loginBody } from '../schemas.js';
 import type { FastifyInstance } from 'fastify';
@@ -38,27 +39,30 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
         );
       }
       const user = await ctx.store.findUserByUsername(body.username);
-      // The same answer for an unknown user and a wrong password: no probing for usernames.
+      // The same answer, in the same time (one scrypt either way), for an unknown
+      // user and a wrong password: no probing for usernames.
       const valid =
-        user !== undefined &&
-        !user.disabled &&
-        (await verifyPassword(body.password, user.passwordHash));
-      if (!valid) {
+        user !== undefined && !user.disabled
+          ? await verifyPassword(body.password, user.passwordHash)
+          : await verifyAgainstDummy(body.password);
+      if (!valid || user === undefined) {
         ctx.loginThrottle.failed(key, request.ip, ctx.clock());
         ctx.metrics.count('cussec_logins_total', { result: 'refused' });
         throw new HttpError(401, 'invalid_credentials', 'the username or the password is wrong');
       }
-      ctx.loginThrottle.succeeded(key);
+      ctx.loginThrottle.succeeded(key, request.ip);
       const token = newToken();
       const now = ctx.clock();
+      const expiresAtMs = slidingExpiryMs(now, now, ctx.sessionIdleMs);
       await ctx.store.createSession({
         tokenHash: tokenHash(token),
         userId: user.id,
         createdAtMs: now,
-        expiresAtMs: now + SESSION_TTL_MS,
+        expiresAtMs,
       });
       ctx.metrics.count('cussec_logins_total', { result: 'ok' });
-      void reply.header('set-cookie', sessionCookie(token, ctx.secureCookies));
+      // The cookie lives as long as a session may; the server ends it sooner when idle.
+      setSessionCookie(request, reply, token, SESSION_TTL_MS);
       return { token, user: publicUser(user) };
     },
   });
@@ -71,8 +75,11 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: 'any',
     successStatus: 204,
     handler: async ({ request, reply }) => {
-      await ctx.store.deleteSession(tokenHash(requestToken(request)!));
-      void reply.header('set-cookie', clearedSessionCookie);
+      const hash = tokenHash(requestToken(request)!);
+      await ctx.store.deleteSession(hash);
+      // Its sockets end with it: a bet cannot follow a logout.
+      ctx.sessions.endSession(hash);
+      clearSessionCookie(request, reply);
       return undefined;
     },
   });

@@ -12,6 +12,7 @@ import type { CommandOutcome } from '../../service/table-service.js';
 import type { AppContext } from '../context.js';
 import { fromRejection, HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
+import { visibleEntries } from '../visibility.js';
 import {
   betParams,
   croupierCommandBody,
@@ -197,14 +198,16 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: 'any',
     params: tableParams,
     query: pageQuery,
-    handler: async ({ params, query }) => {
+    handler: async ({ params, query, user }) => {
       if ((await ctx.store.getTable(params.tableId)) === undefined)
         throw new HttpError(404, 'unknown_table', `there is no table "${params.tableId}"`);
-      return ctx.store.readJournal({
+      const entries = await ctx.store.readJournal({
         fromSeq: query.after + 1,
         limit: query.limit,
         tableId: params.tableId,
       });
+      // Others' bets by spot only, staff-only entries for the staff (visibility.ts).
+      return visibleEntries(entries, user);
     },
   });
 

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { openWallet } from '../../service/cage.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
-import { hashPassword } from '../passwords.js';
+import { hashPassword, passwordProblem } from '../passwords.js';
 import { registerRoute } from '../route.js';
 import { createUserBody } from '../schemas.js';
 import type { Role, Store, User } from '../../ledger/index.js';
@@ -41,6 +41,8 @@ export interface NewUser {
 
 /** Creates a user (journaled) and, for a player, the wallet. */
 export async function createUser(store: Store, input: NewUser, createdBy: string): Promise<User> {
+  const weak = passwordProblem(input.password);
+  if (weak !== undefined) throw new HttpError(400, 'weak_password', weak);
   const passwordHash = await hashPassword(input.password);
   const id = `u-${randomBytes(5).toString('hex')}`;
   const created = await store.transaction(async (tx) => {

@@ -23,6 +23,9 @@ function setProp(el: Element, key: string, value: Props[string]): void {
     return;
   } else if (key === 'class') {
     el.setAttribute('class', String(value));
+  } else if (key === 'style') {
+    // Through the CSSOM: the Content-Security-Policy (style-src 'self') blocks style attributes.
+    (el as HTMLElement).style.cssText = String(value);
   } else {
     el.setAttribute(key, value === true ? '' : String(value));
   }

@@ -14,9 +14,12 @@ export function eventTitle(type: string): string {
 /** The details worth a glance: dice, bet, reason, pull number, totals. */
 export function eventDetail(event: RoundEvent): string {
   const e = event as Record<string, unknown>;
-  const bet = e['bet'] as { spot: string; stakeMinor: number; playerId: string } | undefined;
-  if (bet !== undefined)
-    return `${spotNameById(bet.spot, lang())} ${formatAmount(bet.stakeMinor)} (${bet.playerId})`;
+  // Another player's bet comes as a stake on a spot, without its player (docs/api.md).
+  const bet = e['bet'] as { spot: string; stakeMinor: number; playerId?: string } | undefined;
+  if (bet !== undefined) {
+    const stake = `${spotNameById(bet.spot, lang())} ${formatAmount(bet.stakeMinor)}`;
+    return bet.playerId === undefined ? stake : `${stake} (${bet.playerId})`;
+  }
   if (Array.isArray(e['dice'])) return (e['dice'] as number[]).join('-');
   if (typeof e['reason'] === 'string')
     return t(`croupier.void.${e['reason'] as 'stacked' | 'tilted'}`);

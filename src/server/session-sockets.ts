@@ -1,0 +1,104 @@
+/**
+ * The one place that ends the sockets of a session when the session ends,
+ * for whatever reason: logout, idle or absolute expiry, or revocation (a user
+ * disabled, a password changed, an administrator ending sessions). Each
+ * authenticated socket is kept by its session's token hash:
+ *
+ * - `endSession(tokenHash)` and `endUserSessions(userId)` close this node's
+ *   sockets of a session, or of every session of a user, at once; whoever
+ *   deletes sessions in the store calls them.
+ * - A sweep every `sweepMs` asks the store whether each session is still
+ *   live, so a session that expired, or was ended by another node of a floor,
+ *   loses its sockets within that time.
+ *
+ * A socket's messages count as activity: they slide the session's idle expiry
+ * like HTTP requests do.
+ */
+import type { WebSocket } from 'ws';
+import type { Store } from '../ledger/index.js';
+import { touch } from './auth.js';
+
+/** Close code for a socket whose session ended: log in again. */
+export const WS_CLOSE_SESSION_ENDED = 4401;
+export const SESSION_SWEEP_MS = 10_000;
+
+interface Tracked {
+  readonly userId: string;
+  readonly sockets: Set<WebSocket>;
+  /** When its socket activity last reached the store. */
+  lastTouchMs: number;
+}
+
+export class SessionSockets {
+  private readonly byToken = new Map<string, Tracked>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: () => number,
+    private readonly idleMs: number,
+  ) {}
+
+  /** Keeps `socket` under its session until it closes. */
+  add(tokenHash: string, userId: string, socket: WebSocket): void {
+    let tracked = this.byToken.get(tokenHash);
+    if (tracked === undefined)
+      this.byToken.set(
+        tokenHash,
+        (tracked = { userId, sockets: new Set(), lastTouchMs: this.clock() }),
+      );
+    tracked.sockets.add(socket);
+    socket.on('close', () => {
+      tracked.sockets.delete(socket);
+      if (tracked.sockets.size === 0 && this.byToken.get(tokenHash) === tracked)
+        this.byToken.delete(tokenHash);
+    });
+  }
+
+  /** Closes this node's sockets of one session; how many. */
+  endSession(tokenHash: string, reason = 'the session ended: log in again'): number {
+    const tracked = this.byToken.get(tokenHash);
+    if (tracked === undefined) return 0;
+    this.byToken.delete(tokenHash);
+    for (const socket of tracked.sockets) socket.close(WS_CLOSE_SESSION_ENDED, reason);
+    return tracked.sockets.size;
+  }
+
+  /** Closes this node's sockets of every session of a user; how many. */
+  endUserSessions(userId: string, reason = 'the session ended: log in again'): number {
+    let closed = 0;
+    for (const [hash, tracked] of [...this.byToken])
+      if (tracked.userId === userId) closed += this.endSession(hash, reason);
+    return closed;
+  }
+
+  /**
+   * A message on a session's socket: the session is in use. It reaches the
+   * store at most once every twentieth of the idle time, not on every bet.
+   */
+  async activity(tokenHash: string): Promise<void> {
+    const tracked = this.byToken.get(tokenHash);
+    const now = this.clock();
+    if (tracked === undefined || now - tracked.lastTouchMs < this.idleMs / 20) return;
+    tracked.lastTouchMs = now;
+    if ((await touch(this.store, tokenHash, now, this.idleMs)) === undefined)
+      this.endSession(tokenHash);
+  }
+
+  /** Ends the sockets of every session the store no longer holds live. */
+  async sweep(): Promise<void> {
+    const now = this.clock();
+    for (const hash of [...this.byToken.keys()]) {
+      if ((await this.store.findSession(hash, now)) === undefined) this.endSession(hash);
+    }
+  }
+
+  start(sweepMs: number): void {
+    this.timer = setInterval(() => void this.sweep().catch(() => undefined), sweepMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
