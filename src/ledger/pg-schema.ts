@@ -146,4 +146,18 @@ CREATE INDEX sessions_by_user ON sessions (user_id);
 CREATE INDEX sessions_by_expiry ON sessions (expires_at_ms);
 `,
   },
+  {
+    version: 4,
+    name: 'audit checkpoints',
+    // What a verified audit reached: the entry (seq, hash) and the replay's state
+    // there, so that the next audit reads only the entries after it.
+    sql: `
+CREATE TABLE audit_checkpoints (
+  seq BIGINT PRIMARY KEY,
+  hash TEXT NOT NULL,
+  state_json TEXT NOT NULL,
+  verified_at_ms BIGINT NOT NULL
+);
+`,
+  },
 ];

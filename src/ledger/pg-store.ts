@@ -33,6 +33,7 @@ import {
 import {
   PAGE_ROWS_MAX,
   type Store,
+  type StoreLocation,
   type TableRecord,
   type TransactionOptions,
   type Tx,
@@ -87,7 +88,7 @@ function parseInt8(text: string): number {
   return n;
 }
 
-const types = {
+export const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
     oid === INT8_OID
       ? parseInt8
@@ -125,7 +126,19 @@ export async function openPgStore(options: PgStoreOptions): Promise<Store> {
     ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
   };
   const cluster = new PgCluster(pool, clientConfig, options.schema ?? 'public');
-  return new PgStore(pool, options.currency, clock, options.transactionAttemptsMax ?? 8, cluster);
+  const location: StoreLocation = {
+    engine: 'postgres',
+    url: options.url,
+    ...(options.schema === undefined ? {} : { schema: options.schema }),
+  };
+  return new PgStore(
+    pool,
+    location,
+    options.currency,
+    clock,
+    options.transactionAttemptsMax ?? 8,
+    cluster,
+  );
 }
 
 function asError(e: unknown): Error {
@@ -146,6 +159,7 @@ class PgStore implements Store {
 
   constructor(
     private readonly pool: pg.Pool,
+    readonly location: StoreLocation,
     readonly currency: Currency,
     private readonly clock: () => number,
     private readonly attemptsMax: number,

@@ -32,6 +32,7 @@ import { migrateSqlite } from './sqlite-migrate.js';
 import {
   PAGE_ROWS_MAX,
   type Store,
+  type StoreLocation,
   type TableRecord,
   type TransactionOptions,
   type Tx,
@@ -122,7 +123,15 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     const reader = new Database(options.path, { readonly: true });
     reader.pragma(`busy_timeout = ${busyTimeoutMs}`);
     const checkpointer = new SqliteCheckpointer(options.path, busyTimeoutMs);
-    return new SqliteStore(writer, reader, options.currency, clock, mutex, checkpointer);
+    return new SqliteStore(
+      writer,
+      reader,
+      { engine: 'sqlite', path: options.path },
+      options.currency,
+      clock,
+      mutex,
+      checkpointer,
+    );
   } catch (error) {
     writer.close();
     throw error;
@@ -138,6 +147,7 @@ class SqliteStore implements Store {
   constructor(
     private readonly writer: Database.Database,
     private readonly reader: Database.Database,
+    readonly location: StoreLocation,
     readonly currency: Currency,
     private readonly clock: () => number,
     private readonly mutex: Mutex,

@@ -30,6 +30,11 @@ import type {
 
 export type Engine = 'sqlite' | 'postgres';
 
+/** Where a store's data lives: what another connection (a worker's, say) opens to read it. */
+export type StoreLocation =
+  | { readonly engine: 'sqlite'; readonly path: string }
+  | { readonly engine: 'postgres'; readonly url: string; readonly schema?: string };
+
 export interface TableRecord {
   readonly id: string;
   readonly config: unknown;
@@ -150,6 +155,7 @@ export const PAGE_ROWS_MAX = 10_000;
 export interface Store extends JournalReader {
   readonly engine: Engine;
   readonly currency: Currency;
+  readonly location: StoreLocation;
   /** Signals and leases shared by the nodes of a floor (a single node on SQLite). */
   readonly cluster: Cluster;
 

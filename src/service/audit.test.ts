@@ -3,7 +3,7 @@ import { withStores } from '../ledger/testing.js';
 import type { Store } from '../ledger/index.js';
 import { createPrng } from '../dice/index.js';
 import type { Command } from '../table/index.js';
-import { audit } from './audit.js';
+import { audit } from './audit-runner.js';
 import { deposit, openWallet, withdraw } from './cage.js';
 import { defaultTableSettings } from './table-settings.js';
 import { TableService } from './table-service.js';
