@@ -3,6 +3,7 @@
  * default). Each prints its figures beside a baseline measured in the same run.
  */
 import type { Benchmark } from './harness.js';
+import { auditLiveBenchmark } from './audit-live.js';
 import { durableBetsSqlite } from './durable-bets.js';
 import { floorNodesBenchmark } from './floor-nodes.js';
 import { settleBenchmark } from './settle.js';
@@ -19,6 +20,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   transferBatchPostgres,
   wsPlayersBenchmark,
   floorNodesBenchmark,
+  auditLiveBenchmark,
 ];
 
 async function main(argv: readonly string[]): Promise<number> {
