@@ -339,9 +339,11 @@ class PgStore implements Store {
 
   async createSession(input: SessionInput): Promise<CreateSessionResult> {
     assertSessionInput(input);
-    // The SELECT makes the insert itself check the user, in one autocommit statement.
+    // The SELECT makes the insert itself check the user, in one autocommit statement,
+    // which also sweeps the sessions expired by now (see Store.createSession).
     const inserted = await this.all(
-      `INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms)
+      `WITH swept AS (DELETE FROM sessions WHERE expires_at_ms <= $2)
+      INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms)
       SELECT $1, id, $2, $3 FROM users WHERE id = $4 AND NOT disabled
       ON CONFLICT DO NOTHING RETURNING token_hash`,
       input.tokenHash,

@@ -313,6 +313,8 @@ class SqliteStore implements Store {
   async createSession(input: SessionInput): Promise<CreateSessionResult> {
     assertSessionInput(input);
     return this.write((db): CreateSessionResult => {
+      // Sessions expired by now go with this login's commit (see Store.createSession).
+      db.prepare('DELETE FROM sessions WHERE expires_at_ms <= ?').run(input.createdAtMs);
       // The SELECT makes the insert itself check the user; its WHERE keeps SQLite
       // from reading ON CONFLICT as a join constraint.
       const { changes } = db
