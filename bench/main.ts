@@ -7,6 +7,7 @@ import { auditLiveBenchmark } from './audit-live.js';
 import { durableBetsSqlite } from './durable-bets.js';
 import { floorNodesBenchmark } from './floor-nodes.js';
 import { settleBenchmark } from './settle.js';
+import { soakBenchmark } from './soak.js';
 import { settleRoundPostgres, settleRoundSqlite } from './settle-round.js';
 import { transferBatchPostgres, transferBatchSqlite } from './transfer-batch.js';
 import { wsPlayersBenchmark } from './ws-players.js';
@@ -21,6 +22,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   wsPlayersBenchmark,
   floorNodesBenchmark,
   auditLiveBenchmark,
+  soakBenchmark,
 ];
 
 async function main(argv: readonly string[]): Promise<number> {
