@@ -538,6 +538,7 @@ withStores('ledger store', (h) => {
       expect(await h.raw(db, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([
         { version: 1 },
         { version: 2 },
+        { version: 4 },
       ]);
     });
   });
