@@ -6,7 +6,7 @@
  * stops: the second half of the run is compared with the first (the baseline,
  * measured in the same run).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrng } from '../src/dice/index.js';
@@ -32,7 +32,8 @@ export const soakBenchmark: Benchmark = {
   description: `RSS and heap over ${ROUNDS} rounds served over HTTP (SQLite): growth in the second half against the first`,
   async run(log) {
     const dir = mkdtempSync(join(tmpdir(), 'cussec-bench-soak-'));
-    const store = await openSqliteStore({ path: join(dir, 'soak.sqlite'), currency: 'MOP' });
+    const path = join(dir, 'soak.sqlite');
+    const store = await openSqliteStore({ path, currency: 'MOP' });
     const app = await buildApp({ store, logger: false });
     try {
       await app.ctx.service.createTable({ ...defaultTableSettings(TABLE), bettingTimerMs: null });
@@ -60,9 +61,11 @@ export const soakBenchmark: Benchmark = {
       const sample = (rounds: number): void => {
         const m = process.memoryUsage();
         samples.push({ rounds, rssMb: m.rss / MB, heapMb: m.heapUsed / MB });
+        // The database's size: the writer's page cache (64 MiB at most) grows with it.
+        const fileMb = (statSync(path).size + statSync(`${path}-wal`).size) / MB;
         log(
           `round ${rounds}: rss ${round(m.rss / MB)} MB, heap ${round(m.heapUsed / MB)} MB, ` +
-            `external ${round(m.external / MB)} MB`,
+            `external ${round(m.external / MB)} MB, database ${round(fileMb)} MB`,
         );
       };
       sample(0);
