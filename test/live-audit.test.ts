@@ -6,15 +6,17 @@
  * checkpoint and reads only the entries after it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/testing.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const AUDITS = 6;
+const AUDITS = 4;
 
 function startPlay(db: string): { child: ChildProcess; exited: Promise<number | null> } {
   const child = spawn(
@@ -55,37 +57,70 @@ async function auditJson(db: string, from: string): Promise<Verdict> {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Lets play write some entries, then audits AUDITS times while it goes on. */
+async function auditBesidePlay(db: string): Promise<void> {
+  const play = startPlay(db);
+  try {
+    let seen: Verdict | undefined;
+    for (let i = 0; i < 100 && (seen === undefined || seen.checkedTo.seq < 50); i++) {
+      await sleep(200);
+      seen = await auditJson(db, 'genesis').catch(() => undefined);
+    }
+    const verdicts: Verdict[] = [];
+    for (let i = 0; i < AUDITS; i++) {
+      verdicts.push(await auditJson(db, 'genesis'));
+      await sleep(100);
+    }
+    const latest = await auditJson(db, 'latest');
+    expect(play.child.exitCode).toBeNull(); // play was writing all along
+    for (const v of [...verdicts, latest]) {
+      expect(v.ok).toBe(true);
+      expect(v.checkedTo.hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(v.entries).toBe(v.checkedTo.seq);
+    }
+    const seqs = verdicts.map((v) => v.checkedTo.seq);
+    expect(seqs[seqs.length - 1]).toBeGreaterThan(seqs[0]!);
+    expect(latest.from.seq).toBeGreaterThanOrEqual(seqs[seqs.length - 1]!);
+  } finally {
+    play.child.kill('SIGTERM');
+    await play.exited;
+  }
+}
+
 describe('audit verify beside cussec play [sqlite]', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cussec-live-audit-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('passes on every snapshot it takes while play writes, and says up to which entry', async () => {
-    const db = join(dir, 'live.db');
-    const play = startPlay(db);
+  it(
+    'passes on every snapshot it takes while play writes, and says up to which entry',
+    () => auditBesidePlay(join(dir, 'live.db')),
+    240_000,
+  );
+});
+
+const pgUrl = process.env['CUSSEC_TEST_PG_URL'];
+if (!pgUrl)
+  console.warn(
+    'Skipping the PostgreSQL half of the live audit test: CUSSEC_TEST_PG_URL is not set.',
+  );
+
+describe.skipIf(!pgUrl)('audit verify beside cussec play [postgres]', () => {
+  const database = `cussec_live_audit_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string): Promise<void> => {
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
     try {
-      let seen: Verdict | undefined;
-      for (let i = 0; i < 100 && (seen === undefined || seen.checkedTo.seq < 200); i++) {
-        await sleep(200);
-        seen = await auditJson(db, 'genesis').catch(() => undefined);
-      }
-      const verdicts: Verdict[] = [];
-      for (let i = 0; i < AUDITS; i++) {
-        verdicts.push(await auditJson(db, 'genesis'));
-        await sleep(100);
-      }
-      const latest = await auditJson(db, 'latest');
-      expect(play.child.exitCode).toBeNull(); // play was writing all along
-      for (const v of [...verdicts, latest]) {
-        expect(v.ok).toBe(true);
-        expect(v.checkedTo.hash).toMatch(/^[0-9a-f]{64}$/);
-        expect(v.entries).toBe(v.checkedTo.seq);
-      }
-      const seqs = verdicts.map((v) => v.checkedTo.seq);
-      expect(seqs[seqs.length - 1]).toBeGreaterThan(seqs[0]!);
-      expect(latest.from.seq).toBeGreaterThanOrEqual(seqs[seqs.length - 1]!);
+      await client.query(sql);
     } finally {
-      play.child.kill('SIGTERM');
-      await play.exited;
+      await client.end();
     }
-  }, 120_000);
+  };
+  beforeAll(() => admin(`CREATE DATABASE ${database}`));
+  afterAll(() => admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+
+  it('passes on every snapshot it takes while play writes, and says up to which entry', () => {
+    const url = new URL(pgUrl!);
+    url.pathname = `/${database}`;
+    return auditBesidePlay(url.href);
+  }, 240_000);
 });
