@@ -17,6 +17,8 @@ import { defaultTableSettings } from '../src/service/table-settings.js';
 import { type Benchmark, round } from './harness.js';
 
 const ROUNDS = Number(process.env['BENCH_SOAK_ROUNDS'] ?? 3_000);
+/** The writer's page cache; the store's default (64 MiB) when not set. */
+const CACHE_KIB = process.env['BENCH_SOAK_CACHE_KIB'];
 const PLAYERS = 10;
 const BETS_PER_ROUND = 20;
 const LOGIN_EVERY = 10;
@@ -33,7 +35,11 @@ export const soakBenchmark: Benchmark = {
   async run(log) {
     const dir = mkdtempSync(join(tmpdir(), 'cussec-bench-soak-'));
     const path = join(dir, 'soak.sqlite');
-    const store = await openSqliteStore({ path, currency: 'MOP' });
+    const store = await openSqliteStore({
+      path,
+      currency: 'MOP',
+      ...(CACHE_KIB === undefined ? {} : { cacheSizeKib: Number(CACHE_KIB) }),
+    });
     const app = await buildApp({ store, logger: false });
     try {
       await app.ctx.service.createTable({ ...defaultTableSettings(TABLE), bettingTimerMs: null });
