@@ -14,7 +14,10 @@ async function run(job: AuditJob): Promise<AuditReply> {
     const { result, checkpoint } = await db.snapshot((reader) =>
       auditSnapshot(reader, job.currency, job.from, job.nowMs),
     );
-    if (job.saveCheckpoint && checkpoint !== undefined) await db.saveAuditCheckpoint(checkpoint);
+    // The verdict stands without its checkpoint (a read-only database user, a
+    // write lock held past the timeout): the next audit then starts further back.
+    if (job.saveCheckpoint && checkpoint !== undefined)
+      await db.saveAuditCheckpoint(checkpoint).catch(() => undefined);
     return { result };
   } catch (error) {
     if (error instanceof AuditCheckpointError) return { checkpointError: error.message };
