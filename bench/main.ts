@@ -3,11 +3,13 @@
  * default). Each prints its figures beside a baseline measured in the same run.
  */
 import type { Benchmark } from './harness.js';
+import { auditLiveBenchmark } from './audit-live.js';
 import { durableBetsSqlite } from './durable-bets.js';
 import { floorNodesBenchmark } from './floor-nodes.js';
 import { historyBenchmark } from './history.js';
 import { sealedHeaderBenchmark } from './sealed-header.js';
 import { settleBenchmark } from './settle.js';
+import { soakBenchmark } from './soak.js';
 import { settleRoundPostgres, settleRoundSqlite } from './settle-round.js';
 import { transferBatchPostgres, transferBatchSqlite } from './transfer-batch.js';
 import { wsPlayersBenchmark } from './ws-players.js';
@@ -23,6 +25,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   floorNodesBenchmark,
   historyBenchmark,
   sealedHeaderBenchmark,
+  auditLiveBenchmark,
+  soakBenchmark,
 ];
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -30,9 +30,25 @@ export type ChainVerdict =
 /** Entries read per query while verifying. */
 export const VERIFY_PAGE_ENTRIES_MAX = 1000;
 
-export async function verifyChain(reader: JournalReader): Promise<ChainVerdict> {
-  let expectedSeq = 1;
-  let prevHash = GENESIS_HASH;
+/** Where a verification starts: after an entry already verified (seq 0 and GENESIS_HASH: the start). */
+export interface ChainPoint {
+  readonly seq: number;
+  readonly hash: string;
+}
+
+export const GENESIS_POINT: ChainPoint = { seq: 0, hash: GENESIS_HASH };
+
+/**
+ * Checks the entries after `from`: a checkpoint taken by an earlier
+ * verification, so that a daily check reads the day's entries only. The first
+ * entry after it must name its hash as prevHash.
+ */
+export async function verifyChain(
+  reader: JournalReader,
+  from: ChainPoint = GENESIS_POINT,
+): Promise<ChainVerdict> {
+  let expectedSeq = from.seq + 1;
+  let prevHash = from.hash;
   for (;;) {
     const page = await reader.readJournal({ fromSeq: expectedSeq, limit: VERIFY_PAGE_ENTRIES_MAX });
     for (const entry of page) {

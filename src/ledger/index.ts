@@ -29,3 +29,9 @@ export {
   usernameKey,
   type UserWithSecret,
 } from './users.js';
+export {
+  type AuditCheckpointRow,
+  type AuditDb,
+  openAuditDb,
+  type SnapshotReader,
+} from './audit-db.js';

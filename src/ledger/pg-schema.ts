@@ -147,6 +147,20 @@ CREATE INDEX sessions_by_expiry ON sessions (expires_at_ms);
 `,
   },
   {
+    version: 4,
+    name: 'audit checkpoints',
+    // What a verified audit reached: the entry (seq, hash) and the replay's state
+    // there, so that the next audit reads only the entries after it.
+    sql: `
+CREATE TABLE audit_checkpoints (
+  seq BIGINT PRIMARY KEY,
+  hash TEXT NOT NULL,
+  state_json TEXT NOT NULL,
+  verified_at_ms BIGINT NOT NULL
+);
+`,
+  },
+  {
     version: 10,
     name: 'read models: indexed journal types, settled rounds by time, kept state',
     // The type list is written out, not built from INDEXED_JOURNAL_TYPES: a released migration never changes.

@@ -37,6 +37,7 @@ import {
   PAGE_ROWS_MAX,
   type ReadModel,
   type Store,
+  type StoreLocation,
   type TableRecord,
   type ConnectionStats,
   type TransactionOptions,
@@ -92,7 +93,7 @@ function parseInt8(text: string): number {
   return n;
 }
 
-const types = {
+export const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
     oid === INT8_OID
       ? parseInt8
@@ -130,7 +131,19 @@ export async function openPgStore(options: PgStoreOptions): Promise<Store> {
     ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
   };
   const cluster = new PgCluster(pool, clientConfig, options.schema ?? 'public');
-  return new PgStore(pool, options.currency, clock, options.transactionAttemptsMax ?? 8, cluster);
+  const location: StoreLocation = {
+    engine: 'postgres',
+    url: options.url,
+    ...(options.schema === undefined ? {} : { schema: options.schema }),
+  };
+  return new PgStore(
+    pool,
+    location,
+    options.currency,
+    clock,
+    options.transactionAttemptsMax ?? 8,
+    cluster,
+  );
 }
 
 function asError(e: unknown): Error {
@@ -151,6 +164,7 @@ class PgStore implements Store {
 
   constructor(
     private readonly pool: pg.Pool,
+    readonly location: StoreLocation,
     readonly currency: Currency,
     private readonly clock: () => number,
     private readonly attemptsMax: number,
@@ -424,9 +438,11 @@ class PgStore implements Store {
 
   async createSession(input: SessionInput): Promise<CreateSessionResult> {
     assertSessionInput(input);
-    // The SELECT makes the insert itself check the user, in one autocommit statement.
+    // The SELECT makes the insert itself check the user, in one autocommit statement,
+    // which also sweeps the sessions expired by now (see Store.createSession).
     const inserted = await this.all(
-      `INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms)
+      `WITH swept AS (DELETE FROM sessions WHERE expires_at_ms <= $2)
+      INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms)
       SELECT $1, id, $2, $3 FROM users WHERE id = $4 AND NOT disabled
       ON CONFLICT DO NOTHING RETURNING token_hash`,
       input.tokenHash,

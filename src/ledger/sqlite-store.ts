@@ -36,6 +36,7 @@ import {
   PAGE_ROWS_MAX,
   type ReadModel,
   type Store,
+  type StoreLocation,
   type TableRecord,
   type ConnectionStats,
   type TransactionOptions,
@@ -127,7 +128,15 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     const reader = new Database(options.path, { readonly: true });
     reader.pragma(`busy_timeout = ${busyTimeoutMs}`);
     const checkpointer = new SqliteCheckpointer(options.path, busyTimeoutMs);
-    return new SqliteStore(writer, reader, options.currency, clock, mutex, checkpointer);
+    return new SqliteStore(
+      writer,
+      reader,
+      { engine: 'sqlite', path: options.path },
+      options.currency,
+      clock,
+      mutex,
+      checkpointer,
+    );
   } catch (error) {
     writer.close();
     throw error;
@@ -143,6 +152,7 @@ class SqliteStore implements Store {
   constructor(
     private readonly writer: Database.Database,
     private readonly reader: Database.Database,
+    readonly location: StoreLocation,
     readonly currency: Currency,
     private readonly clock: () => number,
     private readonly mutex: Mutex,
@@ -410,6 +420,8 @@ class SqliteStore implements Store {
   async createSession(input: SessionInput): Promise<CreateSessionResult> {
     assertSessionInput(input);
     return this.write((db): CreateSessionResult => {
+      // Sessions expired by now go with this login's commit (see Store.createSession).
+      db.prepare('DELETE FROM sessions WHERE expires_at_ms <= ?').run(input.createdAtMs);
       // The SELECT makes the insert itself check the user; its WHERE keeps SQLite
       // from reading ON CONFLICT as a join constraint.
       const { changes } = db

@@ -311,6 +311,22 @@ withStores('users and sessions', (h) => {
       expect(await store.findSession(T3, 3_500)).toBeUndefined();
     });
 
+    it('sweeps the sessions expired by the time of a login, and only those', async () => {
+      const db = h.freshDb();
+      const store = await h.open({ db });
+      await createUser(store, userInput('u1', 'alice'));
+      await store.createSession(session(T1, 'u1', 1_000, 2_000));
+      await store.createSession(session(T2, 'u1', 1_000, 3_000));
+      await store.createSession(session(T3, 'u1', 2_500, 9_000));
+      const rows = await h.raw(db, 'SELECT token_hash FROM sessions ORDER BY token_hash');
+      expect(rows).toEqual(
+        [{ token_hash: T2 }, { token_hash: T3 }].sort((a, b) =>
+          a.token_hash < b.token_hash ? -1 : 1,
+        ),
+      );
+      expect(await store.findSession(T2, 2_600)).toBeDefined();
+    });
+
     it('records activity and slides the expiry of a live session only', async () => {
       const store = await withAlice();
       await store.createSession(session(T1, 'u1', 1_000, 2_000));
@@ -410,7 +426,7 @@ withStores('users and sessions', (h) => {
       await expect(h.raw(db, 'SELECT count(*) FROM users')).rejects.toThrow(/users/);
 
       const store = await h.open({ db, currency: 'HKD' });
-      expect(await store.schemaVersions()).toEqual([1, 2, 10]);
+      expect(await store.schemaVersions()).toEqual([1, 2, 4, 10]);
       expect(await store.getAccount('wallet:old')).toEqual({
         id: 'wallet:old',
         kind: 'wallet',

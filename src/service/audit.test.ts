@@ -3,7 +3,8 @@ import { withStores } from '../ledger/testing.js';
 import type { Store } from '../ledger/index.js';
 import { createPrng } from '../dice/index.js';
 import type { Command } from '../table/index.js';
-import { audit } from './audit.js';
+import { AuditCheckpointError } from './audit.js';
+import { audit } from './audit-runner.js';
 import { deposit, openWallet, withdraw } from './cage.js';
 import { defaultTableSettings } from './table-settings.js';
 import { TableService } from './table-service.js';
@@ -90,6 +91,64 @@ withStores('audit', (h) => {
     const result = await audit(store);
     expect(result).toMatchObject({ ok: false, failure: { check: 'ledger' } });
     expect(result.ok ? '' : result.failure.message).toContain('transfer stray');
+  });
+
+  it('continues from a checkpoint taken mid-round and agrees with a full audit', async () => {
+    const store = await h.open();
+    await play(store, 2, 21);
+    const service = new TableService({ store, random: createPrng(5) });
+    const run = async (command: Command | { type: 'trigger-shaker' }) => {
+      const outcome = await service.execute({ tableId: 'T1', command });
+      if (!outcome.ok) throw new Error(outcome.rejection.code);
+    };
+    for (const type of ['cover', 'fasten-latches', 'trigger-shaker', 'open-betting'] as const)
+      await run({ type } as Command);
+    const spots = (await service.snapshot('T1'))!.settings.paytable.spots.slice(0, 3);
+    for (const [i, spot] of spots.entries())
+      await run({ type: 'place-bet', betId: `m${i}`, playerId: 'p3', spot, stakeMinor: 2_000 });
+    const first = await audit(store);
+    if (!first.ok) throw new Error(first.failure.message);
+    expect(first.from).toEqual({ seq: 0, hash: '0'.repeat(64) });
+    for (const type of ['ring-bell', 'lift-dome', 'reveal-dice', 'pay-all'] as const)
+      await run({ type });
+
+    const later = await audit(store, { from: 'latest' });
+    const full = await audit(store, { saveCheckpoint: false });
+    expect(later).toMatchObject({ ok: true, from: first.checkedTo, rounds: 3 });
+    expect(full).toMatchObject({ ok: true, from: { seq: 0 } });
+    const { from: _later, ...laterCounts } = later as Extract<typeof later, { ok: true }>;
+    const { from: _full, ...fullCounts } = full as Extract<typeof full, { ok: true }>;
+    expect(laterCounts).toEqual(fullCounts);
+  });
+
+  it('finds from a checkpoint a transfer no entry implies, and refuses an unknown checkpoint', async () => {
+    const store = await h.open();
+    await play(store, 1, 22);
+    const first = await audit(store);
+    if (!first.ok) throw new Error(first.failure.message);
+    await store.transaction((tx) =>
+      tx.postTransfers([
+        {
+          id: 'stray',
+          debitAccountId: 'bankroll:T1',
+          creditAccountId: 'wallet:p1',
+          amountMinor: 5,
+          currency: 'MOP',
+          kind: 'payout',
+          reference: 'x',
+        },
+      ]),
+    );
+    expect(await audit(store, { from: first.checkedTo })).toMatchObject({
+      ok: false,
+      failure: { check: 'ledger' },
+    });
+    await expect(
+      audit(store, { from: { seq: first.checkedTo.seq, hash: 'f'.repeat(64) } }),
+    ).rejects.toBeInstanceOf(AuditCheckpointError);
+    await expect(audit(store, { from: { seq: 1, hash: 'f'.repeat(64) } })).rejects.toThrow(
+      /no verified checkpoint at journal entry 1/,
+    );
   });
 
   it('names the first journal entry whose payload was edited', async () => {

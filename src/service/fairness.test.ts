@@ -4,7 +4,7 @@ import type { JournalEntry } from '../journal/index.js';
 import type { Store } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
 import type { Dice, Face } from '../rules/index.js';
-import { audit } from './audit.js';
+import { audit } from './audit-runner.js';
 import {
   createLeverTable,
   leverRound,

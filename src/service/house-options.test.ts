@@ -3,7 +3,7 @@ import type { JournalEntry } from '../journal/index.js';
 import { bankrollAccount, type Store, walletAccount } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
 import { DEFAULT_PAYTABLE } from '../rules/index.js';
-import { audit } from './audit.js';
+import { audit } from './audit-runner.js';
 import {
   createLeverTable,
   fundPlayers,

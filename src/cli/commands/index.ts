@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.js';
 import { registerAudit } from './audit.js';
+import { registerBackup } from './backup.js';
 import { registerServe } from './serve.js';
 import { registerOdds } from './odds.js';
 import { registerPlay } from './play.js';
@@ -22,6 +23,7 @@ export const COMMANDS: readonly Register[] = [
   registerRngTest,
   registerVerifyRoll,
   registerAudit,
+  registerBackup,
   registerPlay,
   registerRecall,
   registerReport,

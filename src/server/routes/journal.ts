@@ -1,10 +1,26 @@
 /** The inspector's view of the journal and its verification. */
 import type { FastifyInstance } from 'fastify';
-import { audit } from '../../service/audit.js';
+import { z } from 'zod';
+import { AuditCheckpointError } from '../../service/audit.js';
+import { AuditBusyError, audit, parseAuditFrom } from '../../service/audit-runner.js';
 import type { AppContext } from '../context.js';
+import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
 import { pageQuery } from '../schemas.js';
 import { visibleEntries } from '../visibility.js';
+
+/** `from`: SEQ:HASH of a verified checkpoint, latest, or genesis (the default: everything). */
+const verifyQuery = z
+  .object({
+    from: z
+      .string()
+      .max(100)
+      .refine((text) => parseAuditFrom(text) !== undefined, {
+        message: 'must be SEQ:HASH (a seq and a 64-digit hex hash), latest or genesis',
+      })
+      .default('genesis'),
+  })
+  .strict();
 
 export function journalRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
@@ -28,9 +44,17 @@ export function journalRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Recompute the hash chain, replay every round and match the ledger to the journal',
     tag: 'inspector',
     roles: ['inspector', 'supervisor'],
-    handler: async () => {
-      const result = await audit(ctx.store);
-      return result.ok ? result : { ok: false, failure: result.failure };
+    query: verifyQuery,
+    // On a worker thread of its own, over one snapshot: the node keeps serving while it runs.
+    handler: async ({ query }) => {
+      try {
+        return await audit(ctx.store, { from: parseAuditFrom(query.from)! });
+      } catch (error) {
+        if (error instanceof AuditCheckpointError)
+          throw new HttpError(404, error.code, error.message);
+        if (error instanceof AuditBusyError) throw new HttpError(503, error.code, error.message);
+        throw error;
+      }
     },
   });
 }
