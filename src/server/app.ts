@@ -37,6 +37,8 @@ export interface AppOptions {
   readonly secureCookies?: boolean;
   /** pino options, or false for no logs (tests). */
   readonly logger?: boolean | object;
+  /** A demonstration server: new tables get a demonstration authorization (AppContext.demo). */
+  readonly demo?: boolean;
 }
 
 export interface App {
@@ -92,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     secureCookies: options.secureCookies ?? false,
     limits,
     loginThrottle: new LoginThrottle(),
+    demo: options.demo ?? false,
   };
   const logger =
     options.logger === false

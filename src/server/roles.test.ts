@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { ROLES, type Role, type Store, type User } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
-import { defaultTableSettings } from '../service/table-settings.js';
+import { simulatedTableSettings } from '../service/table-settings.js';
 import { type App, buildApp } from './app.js';
 import { forgedToken, seedRoles, sessionToken, TEST_PASSWORD } from './testing.js';
 
@@ -186,9 +186,9 @@ interface World {
 async function world(store: Store): Promise<World> {
   const app = await buildApp({ store, logger: false });
   const service = app.ctx.service;
-  await service.createTable({ ...defaultTableSettings(T), bettingTimerMs: null });
-  await service.createTable({ ...defaultTableSettings(IDLE), bettingTimerMs: null });
-  await service.createTable({ ...defaultTableSettings(LEVER), shaker: 'lever' });
+  await service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
+  await service.createTable({ ...simulatedTableSettings(IDLE), bettingTimerMs: null });
+  await service.createTable({ ...simulatedTableSettings(LEVER), shaker: 'lever' });
   const users = await seedRoles(store);
   const opening = [
     { type: 'cover' },

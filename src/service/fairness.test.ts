@@ -17,7 +17,7 @@ import {
 import { FairnessService } from './fairness.js';
 import { readTableJournal } from './round-snapshot.js';
 import { TableService } from './table-service.js';
-import { defaultTableSettings } from './table-settings.js';
+import { simulatedTableSettings } from './table-settings.js';
 
 const T = 'T1';
 
@@ -129,7 +129,7 @@ withStores('fairness monitoring (Art. 1.1)', (h) => {
     const store = await h.open();
     const { tables, fairness } = open(store, Date.now);
     await createLeverTable(tables, T);
-    await tables.createTable({ ...defaultTableSettings('E1'), bettingTimerMs: null });
+    await tables.createTable({ ...simulatedTableSettings('E1'), bettingTimerMs: null });
     await runAll(tables, T, leverRound({ dice: [1, 2, 3] }).slice(0, 3));
     const midRound = await fairness.changeDice(T, { reason: 'chipped', changedBy: 'c' });
     expect(midRound.ok ? null : midRound.rejection.code).toBe('table-mid-round');

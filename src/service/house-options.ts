@@ -284,12 +284,22 @@ export class HouseOptionsService {
       return refusal(decision.rejection);
     }
     const options = decision.state.current;
+    const proposal = decision.state.proposals.find((p) => p.proposalId === proposalId)!;
+    // `decide` adopts only an authorized proposal (Art. 8: authorization-missing otherwise).
+    const recorded = proposal.authorization!;
     // The table's queue decides "between rounds" for good: a round may have started meanwhile.
     const changed = await this.tables.changeHouseOptions(tableId, {
       options: {
         shaker: options.shaker,
         displayBoard: options.displayBoard,
         paytable: options.paytable,
+      },
+      authorization: {
+        mark: 'dicj',
+        reference: recorded.reference,
+        authorizedOn: recorded.authorizationDate,
+        recordedBy: recorded.inspectorId,
+        proposalId,
       },
       changedBy: adoptedBy,
       entries: decision.events.map((e) => ({ tableId, type: e.type, payload: e })),

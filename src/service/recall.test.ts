@@ -6,7 +6,7 @@ import { DEFAULT_COMPILED, settle } from '../rules/index.js';
 import type { Command } from '../table/index.js';
 import { deposit, openWallet } from './cage.js';
 import { recallRounds } from './recall.js';
-import { defaultTableSettings, type TableSettings } from './table-settings.js';
+import { simulatedTableSettings, type TableSettings } from './table-settings.js';
 import { TableService } from './table-service.js';
 
 type AnyCommand = Command | { readonly type: 'trigger-shaker' };
@@ -14,7 +14,7 @@ type AnyCommand = Command | { readonly type: 'trigger-shaker' };
 async function setup(store: Store, settings: Partial<TableSettings> = {}) {
   let now = 1_764_460_800_000;
   const service = new TableService({ store, clock: () => (now += 1_000), random: createPrng(5) });
-  await service.createTable({ ...defaultTableSettings('T1'), bettingTimerMs: null, ...settings });
+  await service.createTable({ ...simulatedTableSettings('T1'), bettingTimerMs: null, ...settings });
   // Alice is registered with the cage (a user with a name); bob has a wallet only, as `cussec play` makes.
   await store.transaction((tx) =>
     tx.createUser({

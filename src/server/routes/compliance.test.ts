@@ -19,7 +19,7 @@ import { type FairnessReport, FairnessService } from '../../service/fairness.js'
 import type { CalendarYear } from '../../service/holidays.js';
 import type { HouseOptionsView, ProposalView } from '../../service/house-options.js';
 import type { Command } from '../../table/index.js';
-import { defaultTableSettings } from '../../service/table-settings.js';
+import { simulatedTableSettings } from '../../service/table-settings.js';
 import { type App, buildApp } from '../app.js';
 import { errorHandler } from '../http-error.js';
 import { seedRoles, sessionToken } from '../testing.js';
@@ -251,7 +251,10 @@ withStores('compliance routes', (h) => {
     const w = await world(await h.open());
     try {
       await createLeverTable(w.app.ctx.service, T);
-      await w.app.ctx.service.createTable({ ...defaultTableSettings('E1'), bettingTimerMs: null });
+      await w.app.ctx.service.createTable({
+        ...simulatedTableSettings('E1'),
+        bettingTimerMs: null,
+      });
       const url = `/api/v1/tables/${T}/dice-changed`;
       const first = await w.call('croupier', 'POST', url, { reason: 'new shift' });
       expect(first.status).toBe(201);

@@ -2,7 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { betResults, type Command } from '../../table/index.js';
-import { parseTableSettings, defaultTableSettings } from '../../service/table-settings.js';
+import {
+  defaultTableSettings,
+  markedAuthorization,
+  parseTableSettings,
+  settingsDocument,
+} from '../../service/table-settings.js';
+import { macauDate } from '../../compliance/index.js';
 import type { CommandOutcome } from '../../service/table-service.js';
 import type { AppContext } from '../context.js';
 import { fromRejection, HttpError } from '../http-error.js';
@@ -207,9 +213,13 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['supervisor'],
     body: z.object({ tableId: id, name: z.string().min(1).max(64).optional() }).passthrough(),
     successStatus: 201,
-    handler: async ({ body }) => {
+    handler: async ({ body, user }) => {
       const { tableId, name, ...rest } = body;
-      const parsed = parseTableSettings({ ...defaultTableSettings(tableId, name), ...rest });
+      // Art. 8: a new table's options carry no authorization (a demonstration server marks one).
+      const parsed = parseTableSettings(
+        { ...settingsDocument(defaultTableSettings(tableId, name)), ...rest },
+        ctx.demo ? markedAuthorization('demonstration', macauDate(ctx.clock()), user.id) : null,
+      );
       if (!parsed.ok)
         throw new HttpError(400, parsed.error.code, parsed.error.message, parsed.error.article);
       const created = await ctx.service.createTable(parsed.value);
