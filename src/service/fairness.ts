@@ -14,6 +14,12 @@
  * and handed to `onAlert` (the server logs and counts them). A change of dice
  * is journaled through the table's queue, between rounds, so it falls exactly
  * between two rolls in the journal and in the monitor.
+ *
+ * A severe alert (p-value under `holdPValue`) also holds the table between
+ * rounds (`table-held`): no new round is covered and betting does not open
+ * until a supervisor acknowledges it or the dice are changed at a lever table
+ * (`table-hold-released`). A hold a crash lost after its alert is set at the
+ * table's next load.
  */
 import {
   type ActiveAlert,
@@ -37,13 +43,25 @@ import type { ServiceResult } from './house-options.js';
 import type { TableService } from './table-service.js';
 
 export const DICE_CHANGED = 'dice-changed';
+export const TABLE_HELD = 'table-held';
+export const TABLE_HOLD_RELEASED = 'table-hold-released';
+
+/**
+ * Art. 1.1: an alert this unlikely under fair dice holds the table. One in a
+ * billion: fair dice tested after every roll reach it far less than once in a
+ * table's life, while ten rolls of 1-1-1 (p ≈ 1e-30) or a die loaded enough to
+ * matter within a shift get there (docs/compliance.md, "The alert policy").
+ */
+export const HOLD_P_VALUE = 1e-9;
 
 export interface FairnessServiceOptions {
   readonly store: Store;
   readonly tables: TableService;
   readonly clock?: () => number;
   readonly config?: Partial<FairnessMonitorConfig>;
-  /** Called with the journal entries of alerts raised or cleared. */
+  /** An alert whose p-value is under this holds the table (default HOLD_P_VALUE). */
+  readonly holdPValue?: number;
+  /** Called with the journal entries of alerts raised or cleared, and of holds set. */
   readonly onAlert?: (tableId: string, entries: readonly JournalEntry[]) => void;
   /** Called when feeding a monitor fails (a database error journaling an alert). */
   readonly onError?: (tableId: string, error: unknown) => void;
@@ -95,6 +113,36 @@ interface Tracked {
   diceChanges: number;
 }
 
+/** A severe alert's hold, as journaled (`table-held`). */
+export interface TableHeldEvent {
+  readonly type: typeof TABLE_HELD;
+  readonly tableId: string;
+  readonly on: IsoDate;
+  readonly reason: string;
+  readonly article: '1.1';
+  /** The alert that caused it. */
+  readonly alert: {
+    readonly span: string;
+    readonly test: string;
+    readonly pValue: number;
+    readonly rollSeq: number;
+  };
+  readonly holdPValue: number;
+}
+
+/** How a hold ended, as journaled (`table-hold-released`). */
+export interface TableHoldReleasedEvent {
+  readonly type: typeof TABLE_HOLD_RELEASED;
+  readonly tableId: string;
+  readonly on: IsoDate;
+  readonly how: 'acknowledged' | 'dice-changed';
+  readonly by: string;
+  /** The supervisor's note, or the new dice set's id. */
+  readonly note: string | null;
+}
+
+type RaisedAlert = Extract<FairnessMonitorEvent, { type: 'fairness-alert-raised' }>;
+
 type AlertPayload = FairnessMonitorEvent;
 
 const alertKey = (a: { span: string; test: string }): string => `${a.span}/${a.test}`;
@@ -104,6 +152,7 @@ export class FairnessService {
   private readonly tables: TableService;
   private readonly clock: () => number;
   private readonly config: Partial<FairnessMonitorConfig>;
+  private readonly holdPValue: number;
   private readonly onAlert: NonNullable<FairnessServiceOptions['onAlert']>;
   private readonly onError: NonNullable<FairnessServiceOptions['onError']>;
   private readonly tracked = new Map<string, Tracked>();
@@ -115,6 +164,7 @@ export class FairnessService {
     this.tables = options.tables;
     this.clock = options.clock ?? Date.now;
     this.config = options.config ?? {};
+    this.holdPValue = options.holdPValue ?? HOLD_P_VALUE;
     this.onAlert = options.onAlert ?? (() => undefined);
     this.onError = options.onError ?? (() => undefined);
     // Fails fast on a bad configuration, before any table is monitored.
@@ -189,12 +239,47 @@ export class FairnessService {
       on,
       reason: input.reason,
     });
-    const outcome = await this.tables.recordBetweenRounds(tableId, [
-      { tableId, type: DICE_CHANGED, payload: event },
-    ]);
+    // Art. 1.1: new dice end a hold, in the same commit as their change.
+    const released: TableHoldReleasedEvent = {
+      type: TABLE_HOLD_RELEASED,
+      tableId,
+      on,
+      how: 'dice-changed',
+      by: input.changedBy,
+      note: event.diceSetId,
+    };
+    const outcome = await this.tables.recordBetweenRounds(
+      tableId,
+      [{ tableId, type: DICE_CHANGED, payload: event }],
+      { tableId, type: TABLE_HOLD_RELEASED, payload: released },
+    );
     if (!outcome.ok) return { ok: false, rejection: outcome.rejection };
     // The monitor takes the change from the commit; wait for it, so a read after this sees it.
     await this.queue.idle(tableId);
+    return { ok: true, value: event };
+  }
+
+  /**
+   * A supervisor acknowledges the severe alert that holds the table: the table
+   * may play again (the alert itself stays active until it clears).
+   */
+  async acknowledgeHold(
+    tableId: string,
+    by: string,
+    note: string | null,
+  ): Promise<ServiceResult<TableHoldReleasedEvent>> {
+    const event: TableHoldReleasedEvent = {
+      type: TABLE_HOLD_RELEASED,
+      tableId,
+      on: macauDate(this.clock()),
+      how: 'acknowledged',
+      by,
+      note,
+    };
+    const outcome = await this.tables.release(tableId, [
+      { tableId, type: TABLE_HOLD_RELEASED, payload: event },
+    ]);
+    if (!outcome.ok) return { ok: false, rejection: outcome.rejection };
     return { ok: true, value: event };
   }
 
@@ -204,15 +289,21 @@ export class FairnessService {
     if (known !== undefined) return known;
     const restored = await this.restore(tableId);
     if (restored === undefined) return undefined;
-    this.tracked.set(tableId, restored);
+    this.tracked.set(tableId, restored.tracked);
+    // A hold a crash lost between a severe alert and its journaling is set now.
+    if (restored.unheld !== null) await this.holdFor(tableId, restored.unheld);
     // An alert whose entry a crash lost between the roll and its journaling is raised now.
-    await this.journalAlerts(tableId, restored.monitor.check());
-    return restored;
+    await this.journalAlerts(tableId, restored.tracked.monitor.check());
+    return restored.tracked;
   }
 
-  private async restore(tableId: string): Promise<Tracked | undefined> {
+  private async restore(
+    tableId: string,
+  ): Promise<{ tracked: Tracked; unheld: RaisedAlert | null } | undefined> {
     let tracked: Tracked | undefined;
     const active = new Map<string, ActiveAlert>();
+    /** The last severe alert journaled after the last hold entry: its hold was lost. */
+    let unheld: RaisedAlert | null = null;
     for await (const entry of readTableJournal(this.store, tableId, 1)) {
       tracked ??= { monitor: new FairnessMonitor(tableId, this.config), seq: 0, diceChanges: 0 };
       tracked.seq = entry.seq;
@@ -225,13 +316,40 @@ export class FairnessService {
           raisedAtRollSeq: raised.rollSeq,
           pValue: raised.pValue,
         });
+        if (this.isSevere(raised)) unheld = raised;
+      } else if (entry.type === TABLE_HELD || entry.type === TABLE_HOLD_RELEASED) {
+        unheld = null;
       } else if (entry.type === 'fairness-alert-cleared') {
         active.delete(alertKey(entry.payload as AlertPayload));
       }
     }
     if (tracked === undefined) return undefined;
     const snapshot = { ...tracked.monitor.snapshot(), activeAlerts: [...active.values()] };
-    return { ...tracked, monitor: FairnessMonitor.restore(snapshot) };
+    return { tracked: { ...tracked, monitor: FairnessMonitor.restore(snapshot) }, unheld };
+  }
+
+  private isSevere(alert: RaisedAlert): boolean {
+    return alert.pValue < this.holdPValue;
+  }
+
+  /** Holds the table for a severe alert (Art. 1.1); a table held already keeps its hold. */
+  private async holdFor(tableId: string, alert: RaisedAlert): Promise<void> {
+    const pValue = alert.pValue.toExponential(1);
+    const event: TableHeldEvent = {
+      type: TABLE_HELD,
+      tableId,
+      on: macauDate(this.clock()),
+      reason: `fairness alert: ${alert.test} test over the ${alert.span} span, p = ${pValue}`,
+      article: '1.1',
+      alert: { span: alert.span, test: alert.test, pValue: alert.pValue, rollSeq: alert.rollSeq },
+      holdPValue: this.holdPValue,
+    };
+    const held = await this.tables.hold(
+      tableId,
+      { reason: event.reason, article: event.article, sinceMs: this.clock() },
+      [{ tableId, type: TABLE_HELD, payload: event }],
+    );
+    if (!held.ok) throw new Error(`table ${tableId}: hold refused: ${held.rejection.code}`);
   }
 
   private async journalAlerts(
@@ -243,6 +361,11 @@ export class FairnessService {
       tx.appendJournal(events.map((e) => ({ tableId, type: e.type, payload: e }))),
     );
     this.onAlert(tableId, entries);
+    // The most severe of the alerts raised holds the table (Art. 1.1).
+    const severe = events
+      .filter((e): e is RaisedAlert => e.type === 'fairness-alert-raised' && this.isSevere(e))
+      .sort((a, b) => a.pValue - b.pValue)[0];
+    if (severe !== undefined) await this.holdFor(tableId, severe);
   }
 }
 
