@@ -35,6 +35,8 @@ const T = 'T1';
 const IDLE = 'T2';
 /** A lever table between rounds, whose dice may be changed. */
 const LEVER = 'LV';
+/** A table held by a severe fairness alert (Art. 1.1), for the supervisor's acknowledgement. */
+const HELD = 'HD';
 const HOLIDAYS_2027 = readFileSync(
   new URL('../compliance/holidays/2027.json', import.meta.url),
   'utf8',
@@ -161,6 +163,11 @@ const ROWS: Record<string, Row> = {
     url: () => `/api/v1/tables/${LEVER}/dice-changed`,
     body: (f) => ({ reason: 'worn edges', diceSetId: `set-${f.next()}` }),
   },
+  'POST /api/v1/tables/:tableId/hold/acknowledgement': {
+    access: ['supervisor'],
+    url: () => `/api/v1/tables/${HELD}/hold/acknowledgement`,
+    body: () => ({ note: 'dice inspected' }),
+  },
   'GET /api/v1/tables/:tableId/reports/daily': {
     access: ['inspector', 'supervisor'],
     url: () => `/api/v1/tables/${T}/reports/daily?date=${new Date().toISOString().slice(0, 10)}`,
@@ -189,6 +196,8 @@ async function world(store: Store): Promise<World> {
   await service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
   await service.createTable({ ...simulatedTableSettings(IDLE), bettingTimerMs: null });
   await service.createTable({ ...simulatedTableSettings(LEVER), shaker: 'lever' });
+  await service.createTable(simulatedTableSettings(HELD));
+  await service.hold(HELD, { reason: 'fairness alert', article: '1.1', sinceMs: 0 }, []);
   const users = await seedRoles(store);
   const opening = [
     { type: 'cover' },
