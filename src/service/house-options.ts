@@ -29,6 +29,7 @@ import {
   proposalStatus,
   type ProposalStatus,
   type Rejection,
+  isIsoDate,
 } from '../compliance/index.js';
 import type { Store } from '../ledger/index.js';
 import type { HolidayCalendarService } from './holidays.js';
@@ -55,6 +56,21 @@ export type ServiceResult<T> =
 export interface ProposalView extends Proposal {
   readonly status: ProposalStatus;
 }
+
+/**
+ * Art. 8 counts working days with the year's holiday list. A year whose list
+ * is computed from the rules (not yet the government's official list, e.g.
+ * 2027 today) is named in the decision's answer and in its journal entries.
+ */
+export interface CalendarBasis {
+  /** The years of the decision's dates whose holidays are computed, not official. */
+  readonly computedHolidayYears: readonly number[];
+  /** A sentence saying so, or null when every year involved is official. */
+  readonly calendarNote: string | null;
+}
+
+/** A decision's answer: the proposal, and the calendar its working days were counted with. */
+export type DecisionView = ProposalView & CalendarBasis;
 
 export interface HouseOptionsView {
   readonly tableId: string;
@@ -121,6 +137,21 @@ const choiceOf = (o: HouseOptions): HouseOptionsChoice => ({
   paytable: o.paytable,
 });
 
+/** The first and last date a decision counts working days over. */
+type DateSpan = readonly [IsoDate, IsoDate];
+
+/** A proposal's request and adoption dates; null for a proposal that does not exist. */
+function proposalSpan(state: HouseOptionsState, proposalId: string): DateSpan | null {
+  const p = state.proposals.find((q) => q.proposalId === proposalId);
+  return p === undefined ? null : [p.requestDate, p.adoptionDate];
+}
+
+/** A refusal that also says when computed holidays were counted. */
+function withNote(rejection: Rejection, basis: CalendarBasis): Rejection {
+  if (basis.calendarNote === null) return rejection;
+  return { ...rejection, message: `${rejection.message} (${basis.calendarNote})` };
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -170,17 +201,21 @@ export class HouseOptionsService {
     tableId: string,
     input: ProposalInput,
     proposedBy: string,
-  ): Promise<ServiceResult<ProposalView>> {
+  ): Promise<ServiceResult<DecisionView>> {
     return this.decideOne(tableId, input.proposalId, (state) => ({
-      type: 'propose',
-      proposalId: input.proposalId,
-      tableId,
-      // Missing fields keep the options in force: the proposal still carries the whole document.
-      options: isRecord(input.options)
-        ? { ...choiceOf(state.current), ...input.options }
-        : input.options,
-      adoptionDate: input.adoptionDate,
-      proposedBy,
+      // Art. 8: the request is today, for the adoption date asked.
+      span: isIsoDate(input.adoptionDate) ? [this.today(), input.adoptionDate] : null,
+      command: {
+        type: 'propose',
+        proposalId: input.proposalId,
+        tableId,
+        // Missing fields keep the options in force: the proposal still carries the whole document.
+        options: isRecord(input.options)
+          ? { ...choiceOf(state.current), ...input.options }
+          : input.options,
+        adoptionDate: input.adoptionDate,
+        proposedBy,
+      },
     }));
   }
 
@@ -190,13 +225,16 @@ export class HouseOptionsService {
     proposalId: string,
     input: AuthorizationInput,
     inspectorId: string,
-  ): Promise<ServiceResult<ProposalView>> {
-    return this.decideOne(tableId, proposalId, () => ({
-      type: 'record-authorization',
-      proposalId,
-      reference: input.reference,
-      authorizationDate: input.authorizedOn,
-      inspectorId,
+  ): Promise<ServiceResult<DecisionView>> {
+    return this.decideOne(tableId, proposalId, (state) => ({
+      span: proposalSpan(state, proposalId),
+      command: {
+        type: 'record-authorization',
+        proposalId,
+        reference: input.reference,
+        authorizationDate: input.authorizedOn,
+        inspectorId,
+      },
     }));
   }
 
@@ -206,12 +244,15 @@ export class HouseOptionsService {
     proposalId: string,
     withdrawnBy: string,
     reason?: string,
-  ): Promise<ServiceResult<ProposalView>> {
-    return this.decideOne(tableId, proposalId, () => ({
-      type: 'withdraw',
-      proposalId,
-      withdrawnBy,
-      ...(reason === undefined ? {} : { reason }),
+  ): Promise<ServiceResult<DecisionView>> {
+    return this.decideOne(tableId, proposalId, (state) => ({
+      span: proposalSpan(state, proposalId),
+      command: {
+        type: 'withdraw',
+        proposalId,
+        withdrawnBy,
+        ...(reason === undefined ? {} : { reason }),
+      },
     }));
   }
 
@@ -223,7 +264,7 @@ export class HouseOptionsService {
     tableId: string,
     proposalId: string,
     adoptedBy: string,
-  ): Promise<ServiceResult<ProposalView>> {
+  ): Promise<ServiceResult<DecisionView>> {
     return this.queue.run(tableId, async () => {
       const state = await this.refresh(tableId);
       if (state === undefined) return unknownTable(tableId);
@@ -270,7 +311,7 @@ export class HouseOptionsService {
     proposalId: string,
     adoptedBy: string,
     quiet: boolean,
-  ): Promise<ServiceResult<ProposalView>> {
+  ): Promise<ServiceResult<DecisionView>> {
     const { tableId } = state;
     const command = { type: 'adopt', proposalId, adoptedBy };
     const context = {
@@ -279,9 +320,10 @@ export class HouseOptionsService {
       calendar: await this.holidays.calendar(),
     };
     const decision = decide(state, command, context);
+    const basis = await this.calendarBasis(proposalSpan(state, proposalId));
     if (!decision.ok) {
-      if (!quiet) await this.journal(tableId, decision.events);
-      return refusal(decision.rejection);
+      if (!quiet) await this.journal(tableId, decision.events, basis);
+      return refusal(withNote(decision.rejection, basis));
     }
     const options = decision.state.current;
     const proposal = decision.state.proposals.find((p) => p.proposalId === proposalId)!;
@@ -302,35 +344,52 @@ export class HouseOptionsService {
         proposalId,
       },
       changedBy: adoptedBy,
-      entries: decision.events.map((e) => ({ tableId, type: e.type, payload: e })),
+      entries: decision.events.map((e) => ({ tableId, type: e.type, payload: { ...e, ...basis } })),
     });
     if (!changed.ok) {
       if (!quiet && changed.rejection.code === 'table-mid-round') {
         const midRound = decide(state, command, { ...context, betweenRounds: false });
-        await this.journal(tableId, midRound.events);
+        await this.journal(tableId, midRound.events, basis);
       }
       return { ok: false, rejection: changed.rejection };
     }
-    return { ok: true, value: this.proposalView(decision.state, proposalId, context.today) };
+    const view = this.proposalView(decision.state, proposalId, context.today);
+    return { ok: true, value: { ...view, ...basis } };
   }
 
-  /** Decides one command built from the current state and journals its events. */
+  /**
+   * Decides one command built from the current state and journals its events,
+   * with the calendar basis of the dates `build` names (Art. 8's working days).
+   */
   private decideOne(
     tableId: string,
     proposalId: string,
-    build: (state: HouseOptionsState) => unknown,
-  ): Promise<ServiceResult<ProposalView>> {
+    build: (state: HouseOptionsState) => { span: DateSpan | null; command: unknown },
+  ): Promise<ServiceResult<DecisionView>> {
     return this.queue.run(tableId, async () => {
       const state = await this.refresh(tableId);
       if (state === undefined) return unknownTable(tableId);
       const today = this.today();
       // Only `adopt` looks at the round; the table's queue checks it again then.
       const context = { today, betweenRounds: true, calendar: await this.holidays.calendar() };
-      const decision = decide(state, build(state), context);
-      await this.journal(tableId, decision.events);
-      if (!decision.ok) return refusal(decision.rejection);
-      return { ok: true, value: this.proposalView(decision.state, proposalId, today) };
+      const { span, command } = build(state);
+      const decision = decide(state, command, context);
+      const basis = await this.calendarBasis(span);
+      await this.journal(tableId, decision.events, basis);
+      if (!decision.ok) return refusal(withNote(decision.rejection, basis));
+      const view = this.proposalView(decision.state, proposalId, today);
+      return { ok: true, value: { ...view, ...basis } };
     });
+  }
+
+  /** Which years of the span count working days with computed holidays (Art. 8). */
+  private async calendarBasis(span: DateSpan | null): Promise<CalendarBasis> {
+    const years = span === null ? [] : await this.holidays.computedYears(span[0], span[1]);
+    if (years.length === 0) return { computedHolidayYears: [], calendarNote: null };
+    return {
+      computedHolidayYears: years,
+      calendarNote: `working days of ${years.join(', ')} counted with holidays computed from the rules, not the official list (docs/compliance.md)`,
+    };
   }
 
   private proposalView(state: HouseOptionsState, proposalId: string, today: IsoDate): ProposalView {
@@ -338,10 +397,14 @@ export class HouseOptionsService {
     return { ...proposal, status: proposalStatus(proposal, today) };
   }
 
-  private async journal(tableId: string, events: readonly HouseOptionsEvent[]): Promise<void> {
+  private async journal(
+    tableId: string,
+    events: readonly HouseOptionsEvent[],
+    basis: CalendarBasis,
+  ): Promise<void> {
     if (events.length === 0) return;
     await this.store.transaction((tx) =>
-      tx.appendJournal(events.map((e) => ({ tableId, type: e.type, payload: e }))),
+      tx.appendJournal(events.map((e) => ({ tableId, type: e.type, payload: { ...e, ...basis } }))),
     );
   }
 
