@@ -29,7 +29,7 @@ import type { TotalOdds } from '../rules/index.js';
 import { type BetResult, betResults, type RoundEvent } from '../table/index.js';
 import { renderDailyReportHtml } from './daily-report-html.js';
 import { readTableJournal, StandingBets } from './round-snapshot.js';
-import type { TableSettings } from './table-settings.js';
+import type { OptionsAuthorization, TableSettings } from './table-settings.js';
 
 export type ReportFormat = 'json' | 'csv' | 'html';
 export const REPORT_FORMATS: readonly ReportFormat[] = ['json', 'csv', 'html'];
@@ -40,11 +40,26 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The report's ids are at most 64 characters; a longer bet id is left out of it. */
 const REPORT_ID_LENGTH_MAX = 64;
 
+/**
+ * House options in force from an instant (Art. 8): the odds of 5/16 and 6/15
+ * (Art. 6.6), the shaker, and the authorization they carry, with its mark
+ * (`dicj`, or `demonstration` / `simulation`, which are not the DICJ's).
+ */
+export interface OptionsPeriod {
+  /** From the day's start, or the change's instant during the day. */
+  readonly fromMs: number;
+  readonly totalOdds: TotalOdds;
+  readonly shaker: TableSettings['shaker'];
+  readonly authorization: OptionsAuthorization | null;
+}
+
 export interface TableDay {
   readonly tableId: string;
   readonly tableName: string;
   readonly date: IsoDate;
   readonly report: DailyReport;
+  /** The options in force at the day's start, then each change of them during the day. */
+  readonly optionsInForce: readonly OptionsPeriod[];
   /** What `dailyReports` was given: the day's settled rounds as plain data. */
   readonly input: DailyReportInput;
 }
@@ -65,8 +80,11 @@ export async function readTableDay(
   date: IsoDate,
 ): Promise<TableDay | undefined> {
   if (!isIsoDate(date)) throw new RangeError(`not a YYYY-MM-DD date: ${JSON.stringify(date)}`);
-  const readUntilMs = macauDayStartMs(addDays(date, 1)) + READ_PAST_DAY_MS;
+  const dayStartMs = macauDayStartMs(date);
+  const dayEndMs = macauDayStartMs(addDays(date, 1));
+  const readUntilMs = dayEndMs + READ_PAST_DAY_MS;
   let settings: TableSettings | undefined;
+  let optionsInForce: OptionsPeriod[] = [];
   let voidRolls = 0;
   const rounds: SettledRound[] = [];
   const bets = new StandingBets();
@@ -77,6 +95,11 @@ export async function readTableDay(
     bets.apply(payload as RoundEvent);
     if (entry.type === 'table-created' || entry.type === 'table-settings-changed') {
       settings = payload.settings;
+      if (settings !== undefined && entry.atMs < dayEndMs) {
+        const period = optionsPeriod(settings, Math.max(entry.atMs, dayStartMs));
+        if (entry.atMs < dayStartMs) optionsInForce = [period];
+        else if (!sameOptions(optionsInForce.at(-1), period)) optionsInForce.push(period);
+      }
     } else if (
       entry.type === 'dome-covered' &&
       payload.type === 'dome-covered' &&
@@ -110,7 +133,28 @@ export async function readTableDay(
   // The input is built from the journal: a refusal here is a bug, not an operating error.
   if (!reports.ok) throw new Error(`daily report of ${tableId} ${date}: ${reports.error.message}`);
   const report = reports.value[0] ?? emptyReport(tableId, store.currency, date);
-  return { tableId, tableName, date, report, input };
+  return { tableId, tableName, date, report, input, optionsInForce };
+}
+
+function optionsPeriod(settings: TableSettings, fromMs: number): OptionsPeriod {
+  const odds = settings.paytable.totalOdds;
+  return {
+    fromMs,
+    totalOdds: { '5/16': odds['5/16'], '6/15': odds['6/15'] },
+    shaker: settings.shaker,
+    // Settings stored before authorizations were recorded have none.
+    authorization: settings.authorization ?? null,
+  };
+}
+
+/** A change of limits alone is not a change of the options in force. */
+function sameOptions(a: OptionsPeriod | undefined, b: OptionsPeriod): boolean {
+  return (
+    a !== undefined &&
+    sameOdds(a.totalOdds, b.totalOdds) &&
+    a.shaker === b.shaker &&
+    JSON.stringify(a.authorization) === JSON.stringify(b.authorization)
+  );
 }
 
 function settledRound(
@@ -175,7 +219,12 @@ export function renderTableDay(
         contentType: 'application/json; charset=utf-8',
         body:
           JSON.stringify(
-            { tableId: day.tableId, tableName: day.tableName, report: day.report },
+            {
+              tableId: day.tableId,
+              tableName: day.tableName,
+              report: day.report,
+              optionsInForce: day.optionsInForce,
+            },
             null,
             2,
           ) + '\n',
@@ -190,7 +239,11 @@ export function renderTableDay(
     case 'html':
       return {
         contentType: 'text/html; charset=utf-8',
-        body: renderDailyReportHtml(day.report, { tableName: day.tableName, generatedAtMs }),
+        body: renderDailyReportHtml(day.report, {
+          tableName: day.tableName,
+          generatedAtMs,
+          optionsInForce: day.optionsInForce,
+        }),
         fileName,
       };
   }

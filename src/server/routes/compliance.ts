@@ -363,7 +363,12 @@ function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
       const day = await readTableDay(ctx.store, params.tableId, query.date);
       if (day === undefined) throw noTable(params.tableId);
       if (query.format === 'json')
-        return { tableId: day.tableId, tableName: day.tableName, report: day.report };
+        return {
+          tableId: day.tableId,
+          tableName: day.tableName,
+          report: day.report,
+          optionsInForce: day.optionsInForce,
+        };
       const rendered = renderTableDay(day, query.format, ctx.clock());
       const disposition = query.format === 'csv' ? 'attachment' : 'inline';
       return reply
