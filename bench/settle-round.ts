@@ -12,7 +12,7 @@
  */
 import { createPrng, type Prng } from '../src/dice/index.js';
 import { type SpotKind, SPOTS } from '../src/rules/index.js';
-import { defaultTableSettings } from '../src/service/table-settings.js';
+import { simulatedTableSettings } from '../src/service/table-settings.js';
 import { type CommandOutcome, TableService } from '../src/service/table-service.js';
 import type { Command } from '../src/table/index.js';
 import {
@@ -68,7 +68,7 @@ export const SETTLE_STEPS: readonly Step[] = [
 /** The table of the benchmarks: no timer, and limits wide enough never to refuse a bet. */
 export function benchSettings(tableId: string, betsPerRoundMax = 20_000) {
   return {
-    ...defaultTableSettings(tableId),
+    ...simulatedTableSettings(tableId),
     bettingTimerMs: null,
     betsPerRoundMax,
     liabilityMinorMax: Number.MAX_SAFE_INTEGER,

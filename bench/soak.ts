@@ -13,7 +13,7 @@ import { createPrng } from '../src/dice/index.js';
 import { openSqliteStore } from '../src/ledger/index.js';
 import { buildApp } from '../src/server/app.js';
 import { seedUsers, sessionToken, TEST_PASSWORD } from '../src/server/testing.js';
-import { defaultTableSettings } from '../src/service/table-settings.js';
+import { simulatedTableSettings } from '../src/service/table-settings.js';
 import { type Benchmark, round } from './harness.js';
 
 const ROUNDS = Number(process.env['BENCH_SOAK_ROUNDS'] ?? 3_000);
@@ -42,7 +42,7 @@ export const soakBenchmark: Benchmark = {
     });
     const app = await buildApp({ store, logger: false });
     try {
-      await app.ctx.service.createTable({ ...defaultTableSettings(TABLE), bettingTimerMs: null });
+      await app.ctx.service.createTable({ ...simulatedTableSettings(TABLE), bettingTimerMs: null });
       const players = await seedUsers(store, 'player', PLAYERS, { fundMinor: 1_000_000_000 });
       const [croupier] = await seedUsers(store, 'croupier', 1);
       const now = Date.now();

@@ -42,7 +42,7 @@ import { hashPassword } from '../src/server/passwords.js';
 import { deposit } from '../src/service/cage.js';
 import type { Feed } from '../src/server/feed.js';
 import type { PublishedEvent } from '../src/service/table-service.js';
-import { defaultTableSettings } from '../src/service/table-settings.js';
+import { simulatedTableSettings } from '../src/service/table-settings.js';
 import { type Benchmark, median, round } from './harness.js';
 
 const CLIENT_FLAG = '--ws-players-client';
@@ -279,7 +279,7 @@ async function startServer(): Promise<Server> {
     }
   };
   const app = await buildApp({ store, logger: false });
-  await app.ctx.service.createTable({ ...defaultTableSettings(TABLE), bettingTimerMs: null });
+  await app.ctx.service.createTable({ ...simulatedTableSettings(TABLE), bettingTimerMs: null });
   const published = new Map<string, { atNs: bigint; loopMs: number; companions: number[] }>();
   const hub = app.ctx.hub;
   const publish = hub.publish.bind(hub);

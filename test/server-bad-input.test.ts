@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore, type Role, type Store, type User } from '../src/ledger/index.js';
 import { type App, buildApp } from '../src/server/app.js';
 import { forgedToken, seedRoles, seedUsers, sessionToken } from '../src/server/testing.js';
-import { defaultTableSettings } from '../src/service/table-settings.js';
+import { simulatedTableSettings } from '../src/service/table-settings.js';
 import { errorCode, http, type HttpAnswer, SocketClient, sleep } from './server-harness.js';
 
 const T = 'T1';
@@ -48,7 +48,7 @@ beforeAll(async () => {
     webRoot: join(dir, 'web'),
     limits: { wsBacklogEventsMax: BACKLOG_MAX },
   });
-  await app.ctx.service.createTable({ ...defaultTableSettings(T), bettingTimerMs: null });
+  await app.ctx.service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
   users = await seedRoles(store);
   for (const role of Object.keys(users) as Role[])
     tokens[role] = await sessionToken(store, users[role], Date.now());

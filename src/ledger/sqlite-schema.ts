@@ -147,7 +147,7 @@ CREATE TABLE audit_checkpoints (
 -- fairness, holidays, settlements): a partial index, so the bets and the other
 -- entries of a round cost it nothing.
 CREATE INDEX journal_by_table_type ON journal (table_id, type, seq)
-  WHERE type IN ('table-created', 'table-settings-changed', 'house-options-proposed', 'dicj-authorization-recorded', 'house-options-adopted', 'house-options-withdrawn', 'house-options-refused', 'fairness-alert-raised', 'fairness-alert-cleared', 'dice-changed', 'holiday-year-loaded', 'round-settled');
+  WHERE type IN ('table-created', 'table-settings-changed', 'house-options-proposed', 'dicj-authorization-recorded', 'house-options-adopted', 'house-options-withdrawn', 'house-options-refused', 'fairness-alert-raised', 'fairness-alert-cleared', 'table-held', 'table-hold-released', 'dice-changed', 'holiday-year-loaded', 'round-settled');
 -- A day's settlements of a table, for the daily report.
 CREATE INDEX journal_settled_by_time ON journal (table_id, at_ms) WHERE type = 'round-settled';
 

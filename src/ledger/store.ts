@@ -175,6 +175,8 @@ export const INDEXED_JOURNAL_TYPES = [
   'house-options-refused',
   'fairness-alert-raised',
   'fairness-alert-cleared',
+  'table-held',
+  'table-hold-released',
   'dice-changed',
   'holiday-year-loaded',
   'round-settled',

@@ -10,7 +10,7 @@ import { expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import type { Store, User } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
-import { defaultTableSettings } from '../service/table-settings.js';
+import { simulatedTableSettings } from '../service/table-settings.js';
 import { type App, buildApp } from './app.js';
 import { seedRoles, seedUsers, sessionToken } from './testing.js';
 
@@ -35,7 +35,7 @@ async function setup(store: Store): Promise<Setup> {
     },
   });
   const app = await buildApp({ store, logger: { level: 'info', stream } });
-  await app.ctx.service.createTable({ ...defaultTableSettings(T), bettingTimerMs: null });
+  await app.ctx.service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
   const users = await seedRoles(store);
   await app.fastify.ready();
   return {

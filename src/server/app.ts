@@ -65,6 +65,8 @@ export interface AppOptions {
   readonly sessionSweepMs?: number;
   /** pino options, or false for no logs (tests). */
   readonly logger?: boolean | object;
+  /** A demonstration server: new tables get a demonstration authorization (AppContext.demo). */
+  readonly demo?: boolean;
 }
 
 export interface App {
@@ -156,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     allowedOrigins: new Set(options.allowedOrigins ?? []),
     limits,
     loginThrottle: new LoginThrottle(),
+    demo: options.demo ?? false,
   };
   const logger =
     options.logger === false

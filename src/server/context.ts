@@ -24,6 +24,11 @@ export interface AppContext {
   readonly limits: ServerLimits;
   /** Failed logins slow the next ones down, by username and by address. */
   readonly loginThrottle: LoginThrottle;
+  /**
+   * `cussec serve --demo`: tables created here carry an authorization marked
+   * as a demonstration (Art. 8), so they can be played; never on a casino floor.
+   */
+  readonly demo: boolean;
 }
 
 export interface ServerLimits {

@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import { expect, it } from 'vitest';
 import { withStores } from '../ledger/testing.js';
-import { defaultTableSettings } from '../service/table-settings.js';
+import { simulatedTableSettings } from '../service/table-settings.js';
 import { buildApp } from './app.js';
 import { seedRoles, sessionToken, TEST_PASSWORD, testPasswordHash } from './testing.js';
 
@@ -27,7 +27,7 @@ withStores('logs', (h) => {
     const store = await h.open();
     const { stream, lines } = lineSink();
     const app = await buildApp({ store, logger: { stream } });
-    await app.ctx.service.createTable({ ...defaultTableSettings('T1'), bettingTimerMs: null });
+    await app.ctx.service.createTable({ ...simulatedTableSettings('T1'), bettingTimerMs: null });
     const users = await seedRoles(store);
     const token = await sessionToken(store, users.player, Date.now());
     await app.fastify.inject({ url: '/api/v1/me', headers: { authorization: `Bearer ${token}` } });
@@ -64,7 +64,7 @@ withStores('logs', (h) => {
       },
     });
     const app = await buildApp({ store, logger: { level: 'trace', stream } });
-    await app.ctx.service.createTable({ ...defaultTableSettings('T1'), bettingTimerMs: null });
+    await app.ctx.service.createTable({ ...simulatedTableSettings('T1'), bettingTimerMs: null });
     const users = await seedRoles(store);
     const token = await sessionToken(store, users.supervisor, Date.now());
     const login = await app.fastify.inject({

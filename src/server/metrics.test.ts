@@ -4,7 +4,7 @@
  */
 import { expect, it } from 'vitest';
 import { withStores } from '../ledger/testing.js';
-import { defaultTableSettings } from '../service/table-settings.js';
+import { simulatedTableSettings } from '../service/table-settings.js';
 import { buildApp } from './app.js';
 import { seedUsers, sessionToken } from './testing.js';
 
@@ -27,7 +27,7 @@ withStores('metrics', (h) => {
   it('shows latency histograms, pool, leases, journal, rounds, alerts, sockets and process figures after a round', async () => {
     const store = await h.open();
     const app = await buildApp({ store, logger: false });
-    await app.ctx.service.createTable({ ...defaultTableSettings(T), bettingTimerMs: null });
+    await app.ctx.service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
     const [player] = await seedUsers(store, 'player', 1, { fundMinor: 100_000 });
     const token = await sessionToken(store, player!, Date.now());
     await app.fastify.ready();

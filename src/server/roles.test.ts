@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { ROLES, type Role, type Store, type User } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
-import { defaultTableSettings } from '../service/table-settings.js';
+import { simulatedTableSettings } from '../service/table-settings.js';
 import { type App, buildApp } from './app.js';
 import { forgedToken, seedRoles, sessionToken, TEST_PASSWORD } from './testing.js';
 
@@ -36,6 +36,8 @@ const T = 'T1';
 const IDLE = 'T2';
 /** A lever table between rounds, whose dice may be changed. */
 const LEVER = 'LV';
+/** A table held by a severe fairness alert (Art. 1.1), for the supervisor's acknowledgement. */
+const HELD = 'HD';
 const HOLIDAYS_2027 = readFileSync(
   new URL('../compliance/holidays/2027.json', import.meta.url),
   'utf8',
@@ -162,6 +164,11 @@ const ROWS: Record<string, Row> = {
     url: () => `/api/v1/tables/${LEVER}/dice-changed`,
     body: (f) => ({ reason: 'worn edges', diceSetId: `set-${f.next()}` }),
   },
+  'POST /api/v1/tables/:tableId/hold/acknowledgement': {
+    access: ['supervisor'],
+    url: () => `/api/v1/tables/${HELD}/hold/acknowledgement`,
+    body: () => ({ note: 'dice inspected' }),
+  },
   'GET /api/v1/tables/:tableId/reports/daily': {
     access: ['inspector', 'supervisor'],
     url: () => `/api/v1/tables/${T}/reports/daily?date=${new Date().toISOString().slice(0, 10)}`,
@@ -187,9 +194,11 @@ interface World {
 async function world(store: Store): Promise<World> {
   const app = await buildApp({ store, logger: false });
   const service = app.ctx.service;
-  await service.createTable({ ...defaultTableSettings(T), bettingTimerMs: null });
-  await service.createTable({ ...defaultTableSettings(IDLE), bettingTimerMs: null });
-  await service.createTable({ ...defaultTableSettings(LEVER), shaker: 'lever' });
+  await service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
+  await service.createTable({ ...simulatedTableSettings(IDLE), bettingTimerMs: null });
+  await service.createTable({ ...simulatedTableSettings(LEVER), shaker: 'lever' });
+  await service.createTable(simulatedTableSettings(HELD));
+  await service.hold(HELD, { reason: 'fairness alert', article: '1.1', sinceMs: 0 }, []);
   const users = await seedRoles(store);
   const opening = [
     { type: 'cover' },

@@ -11,7 +11,8 @@ import type { Currency, Role, Store } from '../ledger/index.js';
 import { deposit } from '../service/cage.js';
 import { startCommandSweeper } from '../service/command-sweeper.js';
 import { isPostgresUrl, openStore } from '../service/open-store.js';
-import { defaultTableSettings } from '../service/table-settings.js';
+import { defaultTableSettings, markedAuthorization } from '../service/table-settings.js';
+import { macauDate } from '../compliance/index.js';
 import { type App, buildApp } from './app.js';
 import { generatePassword, passwordProblem } from './passwords.js';
 import { ROLL_KEY_ENV, rollKeys } from './roll-key-source.js';
@@ -86,13 +87,21 @@ export async function serve(options: ServeOptions): Promise<App> {
   const store = await openStore(db, options.currency);
   if ((await store.listTables()).length === 0) {
     const app = await buildApp({ store, logger: false, rollKeys: roll.keys });
-    await app.ctx.service.createTable(defaultTableSettings(options.tableId));
+    // Art. 8: the first table's options wait for a recorded authorization, unless this is a demo.
+    const authorization = options.demo
+      ? markedAuthorization('demonstration', macauDate(Date.now()), 'cussec serve --demo')
+      : null;
+    await app.ctx.service.createTable({
+      ...defaultTableSettings(options.tableId),
+      authorization,
+    });
     await app.shutdown();
   }
   const firstPassword = await firstSupervisor(store, options.supervisor);
   if (options.demo) await demoUsers(store);
   const app = await buildApp({
     store,
+    demo: options.demo,
     webRoot: webRoot(),
     logger: { level: process.env['CUSSEC_LOG_LEVEL'] ?? 'info' },
     rollKeys: roll.keys,
@@ -142,6 +151,7 @@ export async function serve(options: ServeOptions): Promise<App> {
     );
     options.say('!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!');
   }
+  for (const line of await unauthorizedTablesNotice(app, urls[0]!)) options.say(line);
   return app;
 }
 
@@ -161,6 +171,24 @@ function servedUrls(app: App, host: string, tls: boolean): string[] {
         .map((i) => i.address)
     : [host];
   return hosts.map((h) => `${scheme}://${h.includes(':') ? `[${h}]` : h}:${port}/`);
+}
+
+/**
+ * Art. 8: tables whose house options carry no recorded authorization do not
+ * open betting; say so at start, with the way to record one.
+ */
+async function unauthorizedTablesNotice(app: App, url: string): Promise<string[]> {
+  const waiting: string[] = [];
+  for (const tableId of await app.ctx.store.listTables()) {
+    const snap = await app.ctx.service.snapshot(tableId);
+    if (snap !== undefined && !snap.config.optionsAuthorized) waiting.push(tableId);
+  }
+  if (waiting.length === 0) return [];
+  const first = waiting[0]!;
+  return [
+    `Betting stays closed at ${waiting.join(', ')} until its house options carry a DICJ authorization (Art. 8).`,
+    `The supervisor proposes them (POST ${url}api/v1/tables/${first}/house-options/proposals, at least three working days ahead), an inspector records the DICJ's reference (POST …/house-options/proposals/:proposalId/authorization), and they are adopted on their date; see docs/compliance.md.`,
+  ];
 }
 
 async function firstSupervisor(store: Store, username: string): Promise<string | undefined> {

@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { Store } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
-import { defaultTableSettings } from '../service/table-settings.js';
+import { simulatedTableSettings } from '../service/table-settings.js';
 import { buildApp } from './app.js';
 import { seedUsers, sessionToken } from './testing.js';
 
@@ -16,7 +16,7 @@ const T = 'T1';
 
 async function bettingTable(store: Store) {
   const app = await buildApp({ store, logger: false });
-  await app.ctx.service.createTable({ ...defaultTableSettings(T), bettingTimerMs: null });
+  await app.ctx.service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
   const opening = [
     { type: 'cover' },
     { type: 'fasten-latches' },

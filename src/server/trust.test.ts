@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { openSqliteStore, type Role, type Store, type User } from '../ledger/index.js';
-import { defaultTableSettings } from '../service/table-settings.js';
+import { simulatedTableSettings } from '../service/table-settings.js';
 import { type App, type AppOptions, buildApp } from './app.js';
 import { WS_CLOSE_SESSION_ENDED } from './session-sockets.js';
 import { seedRoles, seedUsers, sessionToken, TEST_PASSWORD } from './testing.js';
@@ -37,7 +37,7 @@ async function setup(options: Partial<AppOptions> = {}): Promise<Fixture> {
   let now = 1_764_460_800_000;
   const store = await openSqliteStore({ path: join(dir, `t${++n}.db`), currency: 'MOP' });
   const app = await buildApp({ store, clock: () => now, logger: false, ...options });
-  await app.ctx.service.createTable({ ...defaultTableSettings(T), bettingTimerMs: null });
+  await app.ctx.service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
   const users = await seedRoles(store);
   const [other] = await seedUsers(store, 'player', 1, { prefix: 'other-', fundMinor: 100_000 });
   await app.fastify.ready();

@@ -68,6 +68,10 @@ export interface TableView {
   } | null;
   readonly history: readonly RecentResult[];
   readonly allowed: Partial<Record<CommandType, boolean>>;
+  /** Art. 8: whether the house options carry a recorded authorization (else no round starts). */
+  readonly optionsAuthorized: boolean;
+  /** Art. 1.1: why the table is held between rounds, or null. */
+  readonly hold: RoundState['hold'];
   readonly lastEventSeq: number;
 }
 
@@ -143,6 +147,8 @@ export async function tableView(
       : null,
     history,
     allowed: allowedSteps(config, state, now),
+    optionsAuthorized: config.optionsAuthorized,
+    hold: state.hold,
     lastEventSeq,
   };
 }

@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import type { Store } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
-import { defaultTableSettings } from '../service/table-settings.js';
+import { simulatedTableSettings } from '../service/table-settings.js';
 import { type App, buildApp } from './app.js';
 import { seedUsers, sessionToken } from './testing.js';
 
@@ -29,7 +29,7 @@ type Message = Record<string, unknown>;
 
 async function setup(store: Store, clock?: () => number) {
   const app = await buildApp({ store, logger: false, ...(clock ? { clock } : {}) });
-  await app.ctx.service.createTable({ ...defaultTableSettings(T), bettingTimerMs: null });
+  await app.ctx.service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
   const [player] = await seedUsers(store, 'player', 1, { fundMinor: 1_000_000 });
   await app.fastify.ready();
   return { app, player: player!, token: await sessionToken(store, player!, app.ctx.clock()) };

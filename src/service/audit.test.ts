@@ -6,14 +6,14 @@ import type { Command } from '../table/index.js';
 import { AuditCheckpointError } from './audit.js';
 import { audit } from './audit-runner.js';
 import { deposit, openWallet, withdraw } from './cage.js';
-import { defaultTableSettings } from './table-settings.js';
+import { simulatedTableSettings } from './table-settings.js';
 import { TableService } from './table-service.js';
 
 /** Plays seeded rounds with bets on random spots, voids and withdrawals. */
 async function play(store: Store, rounds: number, seed: number): Promise<void> {
   const prng = createPrng(seed);
   const service = new TableService({ store, random: prng });
-  await service.createTable({ ...defaultTableSettings('T1'), bettingTimerMs: null });
+  await service.createTable({ ...simulatedTableSettings('T1'), bettingTimerMs: null });
   const players = ['p1', 'p2', 'p3'];
   for (const p of players) {
     await openWallet(store, p);

@@ -10,7 +10,7 @@ import type { Command } from '../table/index.js';
 import { deposit, openWallet } from './cage.js';
 import { macauDayStartMs } from './daily-report.js';
 import { TableService } from './table-service.js';
-import { defaultTableSettings, type TableSettings } from './table-settings.js';
+import { simulatedTableSettings, type TableSettings } from './table-settings.js';
 
 /** The instant of a Macau wall-clock time on a date. */
 export const macauMs = (date: IsoDate, hours = 12, minutes = 0): number =>
@@ -44,7 +44,7 @@ export async function createLeverTable(
   overrides: Partial<TableSettings> = {},
 ): Promise<void> {
   await tables.createTable({
-    ...defaultTableSettings(tableId),
+    ...simulatedTableSettings(tableId),
     shaker: 'lever',
     bettingTimerMs: null,
     ...overrides,

@@ -4,6 +4,7 @@
  * Money is shown in major units with two decimals (100 avos to the pataca,
  * 100 cents to the dollar); the CSV keeps the exact minor units.
  */
+import type { OptionsPeriod } from './daily-report.js';
 import type { DailyReport, SpotFigures } from '../compliance/index.js';
 import { MACAU_UTC_OFFSET_MS } from '../compliance/index.js';
 import { spotById } from '../rules/index.js';
@@ -103,6 +104,24 @@ ${row('Settled at', macauDateTime(w.settledAtMs))}
 export interface HtmlOptions {
   readonly tableName: string;
   readonly generatedAtMs: number;
+  /** The options in force at the day's start and each change during it (Art. 8). */
+  readonly optionsInForce: readonly OptionsPeriod[];
+}
+
+/** Art. 8: what the authorization is; a demonstration or a simulation says so loudly. */
+function authorizationText(a: OptionsPeriod['authorization']): string {
+  if (a === null) return 'none recorded: betting does not open';
+  if (a.mark === 'dicj') return `DICJ ${a.reference} of ${a.authorizedOn}`;
+  return `${a.mark.toUpperCase()}: not a DICJ authorization`;
+}
+
+function optionsRows(periods: readonly OptionsPeriod[]): string {
+  return periods
+    .map(
+      (p) =>
+        `<tr><td>${escapeHtml(macauDateTime(p.fromMs))}</td><td class="n">${p.totalOdds['5/16']}</td><td class="n">${p.totalOdds['6/15']}</td><td>${escapeHtml(p.shaker)}</td><td>${escapeHtml(authorizationText(p.authorization))}</td></tr>`,
+    )
+    .join('\n');
 }
 
 /** The printable page of one table's day. */
@@ -133,6 +152,13 @@ ${row('Hold (handle − payouts)', money(r.holdMinor))}
 ${row('Hold, actual', percent(r.holdPercentActual))}
 ${row('Hold, theoretical (exact house edge of each bet, Art. 6 odds in force)', percent(r.holdPercentTheoretical))}
 </tbody></table>
+<h2>House options in force (Arts. 6.6 and 8)</h2>
+<table>
+<thead><tr><th>From</th><th class="n">5/16 pays</th><th class="n">6/15 pays</th><th>Shaker</th><th>Authorization</th></tr></thead>
+<tbody>
+${optionsRows(options.optionsInForce)}
+</tbody>
+</table>
 <h2>Biggest win</h2>
 ${biggestWin(r)}
 <h2>By bet</h2>

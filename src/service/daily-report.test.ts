@@ -1,9 +1,17 @@
 import { expect, it } from 'vitest';
 import { DAILY_REPORT_CSV_HEADER } from '../compliance/index.js';
 import { withStores } from '../ledger/testing.js';
-import { REPORT_TABLE_NAME, seedReportDay } from './compliance-testing.js';
+import { DEFAULT_PAYTABLE } from '../rules/index.js';
+import {
+  createLeverTable,
+  macauMs,
+  REPORT_TABLE_NAME,
+  seedReportDay,
+  testClock,
+} from './compliance-testing.js';
 import { escapeHtml, formatMinor } from './daily-report-html.js';
 import { readTableDay, renderTableDay } from './daily-report.js';
+import { TableService } from './table-service.js';
 
 const T = 'T1';
 
@@ -66,6 +74,58 @@ withStores('daily reports from the journal', (h) => {
     expect(body).toContain('-680.00 MOP');
     // Self-contained: nothing is fetched.
     expect(body).not.toMatch(/<(script|link|img)\b|src=|href=/i);
+  });
+
+  it('shows the 5/16 and 6/15 odds in force, each change during the day and its authorization', async () => {
+    const store = await h.open();
+    const clock = testClock(macauMs('2026-03-05', 10));
+    const tables = new TableService({ store, clock: clock.now });
+    await createLeverTable(tables, T);
+    clock.at('2026-03-06', 9);
+    // A change of limits alone does not change the options in force.
+    expect((await tables.changeLimits(T, { stakeMinorMin: 2_000 }, 'sup-1')).ok).toBe(true);
+    clock.at('2026-03-06', 15);
+    const adopted = await tables.changeHouseOptions(T, {
+      options: {
+        shaker: 'lever',
+        displayBoard: true,
+        paytable: { ...DEFAULT_PAYTABLE, totalOdds: { '5/16': 24, '6/15': 16 } },
+      },
+      authorization: {
+        mark: 'dicj',
+        reference: 'DICJ/2026/0042',
+        authorizedOn: '2026-03-03',
+        recordedBy: 'insp-1',
+        proposalId: 'P1',
+      },
+      changedBy: 'system:automatic-adoption',
+      entries: [],
+    });
+    expect(adopted.ok).toBe(true);
+    const day = (await readTableDay(store, T, '2026-03-06'))!;
+    expect(day.optionsInForce).toMatchObject([
+      {
+        // table-created takes the store's own clock, so the day first sees the options at 9:00.
+        fromMs: macauMs('2026-03-06', 9),
+        totalOdds: { '5/16': 18, '6/15': 14 },
+        authorization: { mark: 'simulation' },
+      },
+      {
+        fromMs: macauMs('2026-03-06', 15),
+        totalOdds: { '5/16': 24, '6/15': 16 },
+        authorization: { mark: 'dicj', reference: 'DICJ/2026/0042' },
+      },
+    ]);
+    const json = JSON.parse(renderTableDay(day, 'json', 0).body) as { optionsInForce: unknown };
+    expect(json.optionsInForce).toEqual(day.optionsInForce);
+    const html = renderTableDay(day, 'html', 0).body;
+    expect(html).toContain('House options in force');
+    expect(html).toContain('SIMULATION: not a DICJ authorization');
+    expect(html).toContain('DICJ DICJ/2026/0042 of 2026-03-03');
+    const after = (await readTableDay(store, T, '2026-03-07'))!;
+    expect(after.optionsInForce).toMatchObject([
+      { fromMs: macauMs('2026-03-07', 0), authorization: { mark: 'dicj' } },
+    ]);
   });
 
   it('gives zeros for a day without rounds and nothing for an unknown table', async () => {

@@ -30,7 +30,7 @@ import { type BetResult, betResults, type RoundEvent } from '../table/index.js';
 import { renderDailyReportHtml } from './daily-report-html.js';
 import { lastIndexedEntry, readIndexedEntries } from './indexed-journal.js';
 import { readTableJournal, StandingBets } from './round-snapshot.js';
-import type { TableSettings } from './table-settings.js';
+import type { OptionsAuthorization, TableSettings } from './table-settings.js';
 
 export type ReportFormat = 'json' | 'csv' | 'html';
 export const REPORT_FORMATS: readonly ReportFormat[] = ['json', 'csv', 'html'];
@@ -41,11 +41,26 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The report's ids are at most 64 characters; a longer bet id is left out of it. */
 const REPORT_ID_LENGTH_MAX = 64;
 
+/**
+ * House options in force from an instant (Art. 8): the odds of 5/16 and 6/15
+ * (Art. 6.6), the shaker, and the authorization they carry, with its mark
+ * (`dicj`, or `demonstration` / `simulation`, which are not the DICJ's).
+ */
+export interface OptionsPeriod {
+  /** From the day's start, or the change's instant during the day. */
+  readonly fromMs: number;
+  readonly totalOdds: TotalOdds;
+  readonly shaker: TableSettings['shaker'];
+  readonly authorization: OptionsAuthorization | null;
+}
+
 export interface TableDay {
   readonly tableId: string;
   readonly tableName: string;
   readonly date: IsoDate;
   readonly report: DailyReport;
+  /** The options in force at the day's start, then each change of them during the day. */
+  readonly optionsInForce: readonly OptionsPeriod[];
   /** What `dailyReports` was given: the day's settled rounds as plain data. */
   readonly input: DailyReportInput;
 }
@@ -82,6 +97,16 @@ export async function readTableDay(
   const rounds = await settledRounds(store, tableId, date, settingsAt);
   // As the day ended, else (a table created later) as it was created.
   const settings = settingsOf(changes.findLast((c) => c.atMs <= readUntilMs) ?? changes[0]!);
+  const dayStartMs = macauDayStartMs(date);
+  const dayEndMs = macauDayStartMs(addDays(date, 1));
+  // The options at the day's start, then each change of them during the day.
+  let optionsInForce: OptionsPeriod[] = [];
+  for (const change of changes) {
+    if (change.atMs >= dayEndMs) break;
+    const period = optionsPeriod(settingsOf(change), Math.max(change.atMs, dayStartMs));
+    if (change.atMs < dayStartMs) optionsInForce = [period];
+    else if (!sameOptions(optionsInForce.at(-1), period)) optionsInForce.push(period);
+  }
   const record = await store.getTable(tableId);
   const tableName = (record?.config as TableSettings | undefined)?.name ?? settings.name;
   const totalOdds = rounds[0]?.totalOdds ?? settings.paytable.totalOdds;
@@ -98,7 +123,28 @@ export async function readTableDay(
   // The input is built from the journal: a refusal here is a bug, not an operating error.
   if (!reports.ok) throw new Error(`daily report of ${tableId} ${date}: ${reports.error.message}`);
   const report = reports.value[0] ?? emptyReport(tableId, store.currency, date);
-  return { tableId, tableName, date, report, input };
+  return { tableId, tableName, date, report, input, optionsInForce };
+}
+
+function optionsPeriod(settings: TableSettings, fromMs: number): OptionsPeriod {
+  const odds = settings.paytable.totalOdds;
+  return {
+    fromMs,
+    totalOdds: { '5/16': odds['5/16'], '6/15': odds['6/15'] },
+    shaker: settings.shaker,
+    // Settings stored before authorizations were recorded have none.
+    authorization: settings.authorization ?? null,
+  };
+}
+
+/** A change of limits alone is not a change of the options in force. */
+function sameOptions(a: OptionsPeriod | undefined, b: OptionsPeriod): boolean {
+  return (
+    a !== undefined &&
+    sameOdds(a.totalOdds, b.totalOdds) &&
+    a.shaker === b.shaker &&
+    JSON.stringify(a.authorization) === JSON.stringify(b.authorization)
+  );
 }
 
 const SETTINGS_TYPES: readonly IndexedJournalType[] = ['table-created', 'table-settings-changed'];
@@ -209,7 +255,12 @@ export function renderTableDay(
         contentType: 'application/json; charset=utf-8',
         body:
           JSON.stringify(
-            { tableId: day.tableId, tableName: day.tableName, report: day.report },
+            {
+              tableId: day.tableId,
+              tableName: day.tableName,
+              report: day.report,
+              optionsInForce: day.optionsInForce,
+            },
             null,
             2,
           ) + '\n',
@@ -224,7 +275,11 @@ export function renderTableDay(
     case 'html':
       return {
         contentType: 'text/html; charset=utf-8',
-        body: renderDailyReportHtml(day.report, { tableName: day.tableName, generatedAtMs }),
+        body: renderDailyReportHtml(day.report, {
+          tableName: day.tableName,
+          generatedAtMs,
+          optionsInForce: day.optionsInForce,
+        }),
         fileName,
       };
   }

@@ -14,10 +14,10 @@ import {
   runAll,
   testClock,
 } from './compliance-testing.js';
-import { FairnessService, fairnessModel } from './fairness.js';
+import { FairnessService, fairnessModel, HOLD_P_VALUE } from './fairness.js';
 import { readTableJournal } from './round-snapshot.js';
 import { TableService } from './table-service.js';
-import { defaultTableSettings } from './table-settings.js';
+import { simulatedTableSettings } from './table-settings.js';
 
 const T = 'T1';
 
@@ -129,7 +129,7 @@ withStores('fairness monitoring (Art. 1.1)', (h) => {
     const store = await h.open();
     const { tables, fairness } = open(store, Date.now);
     await createLeverTable(tables, T);
-    await tables.createTable({ ...defaultTableSettings('E1'), bettingTimerMs: null });
+    await tables.createTable({ ...simulatedTableSettings('E1'), bettingTimerMs: null });
     await runAll(tables, T, leverRound({ dice: [1, 2, 3] }).slice(0, 3));
     const midRound = await fairness.changeDice(T, { reason: 'chipped', changedBy: 'c' });
     expect(midRound.ok ? null : midRound.rejection.code).toBe('table-mid-round');
@@ -178,5 +178,95 @@ withStores('fairness monitoring (Art. 1.1)', (h) => {
     expect(await audit(store)).toMatchObject({ ok: true });
     await h.raw(db, 'UPDATE read_models SET seq = seq - 1');
     expect(await audit(store)).toMatchObject({ ok: false, failure: { check: 'read-model' } });
+  });
+});
+
+const ONES: RoundPlan = { dice: [1, 1, 1] };
+
+/** Plays rounds one by one and waits for the monitor, as a croupier would between rounds. */
+async function playOneByOne(
+  tables: TableService,
+  fairness: FairnessService,
+  plans: readonly RoundPlan[],
+): Promise<void> {
+  for (const plan of plans) {
+    await runAll(tables, T, leverRound(plan));
+    await fairness.evaluate(T);
+  }
+}
+
+withStores('a severe fairness alert holds the table (Art. 1.1)', (h) => {
+  it('holds the table after ten rolls of 1-1-1 until a supervisor acknowledges it, journaling both', async () => {
+    const store = await h.open();
+    const { tables, fairness } = open(store, Date.now);
+    await createLeverTable(tables, T);
+    await playOneByOne(
+      tables,
+      fairness,
+      Array.from({ length: 10 }, () => ONES),
+    );
+
+    const raised = await entries(store, 'fairness-alert-raised');
+    expect((raised[0]!.payload as { pValue: number }).pValue).toBeLessThan(1e-29);
+    const held = await entries(store, 'table-held');
+    expect(held.map((e) => e.payload)).toMatchObject([
+      { tableId: T, article: '1.1', alert: { test: 'faces' }, holdPValue: HOLD_P_VALUE },
+    ]);
+    const cover = await tables.execute({ tableId: T, command: { type: 'cover' } });
+    expect(cover.ok ? null : cover.rejection).toMatchObject({ code: 'table_held', article: '1.1' });
+    expect((await tables.snapshot(T))!.state.hold).toMatchObject({ article: '1.1' });
+
+    const acknowledged = await fairness.acknowledgeHold(T, 'supervisor-1', 'dice inspected');
+    expect(acknowledged).toMatchObject({ ok: true, value: { how: 'acknowledged' } });
+    expect(await entries(store, 'table-hold-released')).toHaveLength(1);
+    await runAll(tables, T, leverRound({ dice: [2, 3, 4] }));
+    // The alert stays active (silent) after the acknowledgement: the next roll holds nothing.
+    await fairness.evaluate(T);
+    expect(await entries(store, 'table-held')).toHaveLength(1);
+    const again = await fairness.acknowledgeHold(T, 'supervisor-1', null);
+    expect(again.ok ? null : again.rejection.code).toBe('table_not_held');
+  });
+
+  it('is released by new dice at a lever table, in the same commit as their change', async () => {
+    const store = await h.open();
+    const { tables, fairness } = open(store, Date.now);
+    await createLeverTable(tables, T);
+    await playOneByOne(
+      tables,
+      fairness,
+      Array.from({ length: 10 }, () => ONES),
+    );
+    expect((await tables.snapshot(T))!.state.hold).not.toBeNull();
+    const changed = await fairness.changeDice(T, { reason: 'loaded?', changedBy: 'croupier-1' });
+    expect(changed.ok).toBe(true);
+    const [dice] = await entries(store, 'dice-changed');
+    const [released] = await entries(store, 'table-hold-released');
+    expect(released!.seq).toBe(dice!.seq + 1);
+    expect(released!.payload).toMatchObject({ how: 'dice-changed', by: 'croupier-1' });
+    expect((await tables.snapshot(T))!.state.hold).toBeNull();
+    await runAll(tables, T, leverRound({ dice: [2, 3, 4] }));
+  });
+
+  it('does not hold the table for an ordinary alert, and sets a hold a crash lost at the next load', async () => {
+    const store = await h.open();
+    const first = open(store, Date.now);
+    await createLeverTable(first.tables, T);
+    // Nothing under one in a billion: an alert, no hold.
+    first.fairness.close();
+    const lenient = new FairnessService({ store, tables: first.tables, holdPValue: 1e-40 });
+    await playOneByOne(
+      first.tables,
+      lenient,
+      Array.from({ length: 10 }, () => ONES),
+    );
+    expect(await entries(store, 'fairness-alert-raised')).not.toEqual([]);
+    expect(await entries(store, 'table-held')).toEqual([]);
+    lenient.close();
+    // A node with the documented severity reads the alert back and holds the table.
+    const second = open(store, Date.now);
+    await second.fairness.evaluate(T);
+    expect(await entries(store, 'table-held')).toHaveLength(1);
+    const cover = await second.tables.execute({ tableId: T, command: { type: 'cover' } });
+    expect(cover.ok ? null : cover.rejection.code).toBe('table_held');
   });
 });

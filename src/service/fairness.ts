@@ -16,6 +16,12 @@
  * and handed to `onAlert` (the server logs and counts them). A change of dice
  * is journaled through the table's queue, between rounds, so it falls exactly
  * between two rolls in the journal and in the monitor.
+ *
+ * A severe alert (p-value under `holdPValue`) also holds the table between
+ * rounds (`table-held`): no new round is covered and betting does not open
+ * until a supervisor acknowledges it or the dice are changed at a lever table
+ * (`table-hold-released`). A hold a crash lost after its alert is set at the
+ * table's next load.
  */
 import {
   type ActiveAlert,
@@ -39,13 +45,26 @@ import type { ServiceResult } from './house-options.js';
 import type { TableService } from './table-service.js';
 
 export const DICE_CHANGED = 'dice-changed';
+export const TABLE_HELD = 'table-held';
+export const TABLE_HOLD_RELEASED = 'table-hold-released';
+const HOLD_TYPES = ['fairness-alert-raised', TABLE_HELD, TABLE_HOLD_RELEASED] as const;
+
+/**
+ * Art. 1.1: an alert this unlikely under fair dice holds the table. One in a
+ * billion: fair dice tested after every roll reach it far less than once in a
+ * table's life, while ten rolls of 1-1-1 (p ≈ 1e-30) or a die loaded enough to
+ * matter within a shift get there (docs/compliance.md, "The alert policy").
+ */
+export const HOLD_P_VALUE = 1e-9;
 
 export interface FairnessServiceOptions {
   readonly store: Store;
   readonly tables: TableService;
   readonly clock?: () => number;
   readonly config?: Partial<FairnessMonitorConfig>;
-  /** Called with the journal entries of alerts raised or cleared. */
+  /** An alert whose p-value is under this holds the table (default HOLD_P_VALUE). */
+  readonly holdPValue?: number;
+  /** Called with the journal entries of alerts raised or cleared, and of holds set. */
   readonly onAlert?: (tableId: string, entries: readonly JournalEntry[]) => void;
   /** Called when feeding a monitor fails (a database error journaling an alert). */
   readonly onError?: (tableId: string, error: unknown) => void;
@@ -97,6 +116,36 @@ export interface Tracked {
   diceChanges: number;
 }
 
+/** A severe alert's hold, as journaled (`table-held`). */
+export interface TableHeldEvent {
+  readonly type: typeof TABLE_HELD;
+  readonly tableId: string;
+  readonly on: IsoDate;
+  readonly reason: string;
+  readonly article: '1.1';
+  /** The alert that caused it. */
+  readonly alert: {
+    readonly span: string;
+    readonly test: string;
+    readonly pValue: number;
+    readonly rollSeq: number;
+  };
+  readonly holdPValue: number;
+}
+
+/** How a hold ended, as journaled (`table-hold-released`). */
+export interface TableHoldReleasedEvent {
+  readonly type: typeof TABLE_HOLD_RELEASED;
+  readonly tableId: string;
+  readonly on: IsoDate;
+  readonly how: 'acknowledged' | 'dice-changed';
+  readonly by: string;
+  /** The supervisor's note, or the new dice set's id. */
+  readonly note: string | null;
+}
+
+type RaisedAlert = Extract<FairnessMonitorEvent, { type: 'fairness-alert-raised' }>;
+
 type AlertPayload = FairnessMonitorEvent;
 
 const alertKey = (a: { span: string; test: string }): string => `${a.span}/${a.test}`;
@@ -106,6 +155,7 @@ export class FairnessService {
   private readonly tables: TableService;
   private readonly clock: () => number;
   private readonly config: Partial<FairnessMonitorConfig>;
+  private readonly holdPValue: number;
   private readonly onAlert: NonNullable<FairnessServiceOptions['onAlert']>;
   private readonly onError: NonNullable<FairnessServiceOptions['onError']>;
   private readonly tracked = new Map<string, Tracked>();
@@ -117,6 +167,7 @@ export class FairnessService {
     this.tables = options.tables;
     this.clock = options.clock ?? Date.now;
     this.config = options.config ?? {};
+    this.holdPValue = options.holdPValue ?? HOLD_P_VALUE;
     this.onAlert = options.onAlert ?? (() => undefined);
     this.onError = options.onError ?? (() => undefined);
     // Fails fast on a bad configuration, before any table is monitored.
@@ -202,12 +253,47 @@ export class FairnessService {
       on,
       reason: input.reason,
     });
-    const outcome = await this.tables.recordBetweenRounds(tableId, [
-      { tableId, type: DICE_CHANGED, payload: event },
-    ]);
+    // Art. 1.1: new dice end a hold, in the same commit as their change.
+    const released: TableHoldReleasedEvent = {
+      type: TABLE_HOLD_RELEASED,
+      tableId,
+      on,
+      how: 'dice-changed',
+      by: input.changedBy,
+      note: event.diceSetId,
+    };
+    const outcome = await this.tables.recordBetweenRounds(
+      tableId,
+      [{ tableId, type: DICE_CHANGED, payload: event }],
+      { tableId, type: TABLE_HOLD_RELEASED, payload: released },
+    );
     if (!outcome.ok) return { ok: false, rejection: outcome.rejection };
     // The monitor takes the change from the commit; wait for it, so a read after this sees it.
     await this.queue.idle(tableId);
+    return { ok: true, value: event };
+  }
+
+  /**
+   * A supervisor acknowledges the severe alert that holds the table: the table
+   * may play again (the alert itself stays active until it clears).
+   */
+  async acknowledgeHold(
+    tableId: string,
+    by: string,
+    note: string | null,
+  ): Promise<ServiceResult<TableHoldReleasedEvent>> {
+    const event: TableHoldReleasedEvent = {
+      type: TABLE_HOLD_RELEASED,
+      tableId,
+      on: macauDate(this.clock()),
+      how: 'acknowledged',
+      by,
+      note,
+    };
+    const outcome = await this.tables.release(tableId, [
+      { tableId, type: TABLE_HOLD_RELEASED, payload: event },
+    ]);
+    if (!outcome.ok) return { ok: false, rejection: outcome.rejection };
     return { ok: true, value: event };
   }
 
@@ -218,6 +304,9 @@ export class FairnessService {
     const restored = await this.restore(tableId);
     if (restored === undefined) return undefined;
     this.tracked.set(tableId, restored);
+    // A hold a crash lost between a severe alert and its journaling is set now.
+    const unheld = await this.unheldAlert(tableId);
+    if (unheld !== null) await this.holdFor(tableId, unheld);
     // An alert whose entry a crash lost between the roll and its journaling is raised now.
     await this.journalAlerts(tableId, restored.monitor.check());
     await this.keep(tableId, restored, true);
@@ -232,6 +321,43 @@ export class FairnessService {
   private async restore(tableId: string): Promise<Tracked | undefined> {
     const kept = keptMonitor(await this.store.getReadModel(fairnessModel(tableId)), this.config);
     return rebuildMonitor(this.store, tableId, this.config, kept);
+  }
+
+  /** The last severe alert journaled after the last hold entry: a crash lost its hold. */
+  private async unheldAlert(tableId: string): Promise<RaisedAlert | null> {
+    let unheld: RaisedAlert | null = null;
+    for await (const entry of readIndexedEntries(this.store, tableId, HOLD_TYPES)) {
+      if (entry.type !== 'fairness-alert-raised') unheld = null;
+      else {
+        const raised = entry.payload as Extract<AlertPayload, { type: 'fairness-alert-raised' }>;
+        if (this.isSevere(raised)) unheld = raised;
+      }
+    }
+    return unheld;
+  }
+
+  private isSevere(alert: RaisedAlert): boolean {
+    return alert.pValue < this.holdPValue;
+  }
+
+  /** Holds the table for a severe alert (Art. 1.1); a table held already keeps its hold. */
+  private async holdFor(tableId: string, alert: RaisedAlert): Promise<void> {
+    const pValue = alert.pValue.toExponential(1);
+    const event: TableHeldEvent = {
+      type: TABLE_HELD,
+      tableId,
+      on: macauDate(this.clock()),
+      reason: `fairness alert: ${alert.test} test over the ${alert.span} span, p = ${pValue}`,
+      article: '1.1',
+      alert: { span: alert.span, test: alert.test, pValue: alert.pValue, rollSeq: alert.rollSeq },
+      holdPValue: this.holdPValue,
+    };
+    const held = await this.tables.hold(
+      tableId,
+      { reason: event.reason, article: event.article, sinceMs: this.clock() },
+      [{ tableId, type: TABLE_HELD, payload: event }],
+    );
+    if (!held.ok) throw new Error(`table ${tableId}: hold refused: ${held.rejection.code}`);
   }
 
   /** Keeps the monitor every KEEP_EVERY_ROLLS rolls (the journal can always rebuild it). */
@@ -270,6 +396,12 @@ export class FairnessService {
         : tx.appendJournal(fresh.map((e) => ({ tableId, type: e.type, payload: e })));
     });
     if (entries.length > 0) this.onAlert(tableId, entries);
+    // The most severe of the alerts raised holds the table (Art. 1.1).
+    const severe = entries
+      .map((e) => e.payload as FairnessMonitorEvent)
+      .filter((e): e is RaisedAlert => e.type === 'fairness-alert-raised' && this.isSevere(e))
+      .sort((a, b) => a.pValue - b.pValue)[0];
+    if (severe !== undefined) await this.holdFor(tableId, severe);
   }
 }
 

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { withStores } from '../ledger/testing.js';
 import { Floor } from './floor.js';
-import { defaultTableSettings } from './table-settings.js';
+import { simulatedTableSettings } from './table-settings.js';
 import { type PublishedEvent, TableService } from './table-service.js';
 
 const open = [
@@ -25,7 +25,7 @@ withStores('floor', (h) => {
         node.floor?.committed(t, e);
       },
     });
-    await service.createTable({ ...defaultTableSettings('T1'), bettingTimerMs: 1_000 });
+    await service.createTable({ ...simulatedTableSettings('T1'), bettingTimerMs: 1_000 });
     const floor = new Floor({ store, service, clock: () => now, publish: () => undefined });
     node.floor = floor;
     await floor.start();
@@ -48,7 +48,7 @@ withStores('floor', (h) => {
     const a = await h.open({ db });
     const b = await h.open({ db });
     const serviceA = new TableService({ store: a });
-    await serviceA.createTable({ ...defaultTableSettings('T1'), bettingTimerMs: null });
+    await serviceA.createTable({ ...simulatedTableSettings('T1'), bettingTimerMs: null });
     const seen: PublishedEvent[] = [];
     const floorB = new Floor({
       store: b,

@@ -63,6 +63,20 @@ export class HolidayCalendarService {
   }
 
   /**
+   * The years from `from` to `to` (ISO dates, either order) whose list is
+   * computed from the rules rather than the government's official one.
+   */
+  async computedYears(from: string, to: string): Promise<number[]> {
+    await this.refresh();
+    const [a, b] = [Number(from.slice(0, 4)), Number(to.slice(0, 4))].sort((x, y) => x - y);
+    const years: number[] = [];
+    for (let year = a!; year <= b!; year++) {
+      if (this.years.get(year)?.official === false) years.push(year);
+    }
+    return years;
+  }
+
+  /**
    * Validates a year's list (`parseHolidayYear`) and journals it; it replaces
    * any list of that year. A refused list is not journaled: nothing changed.
    */

@@ -275,3 +275,58 @@ withStores('house options (Art. 8)', (h) => {
     expect(await audit(first)).toMatchObject({ ok: true });
   });
 });
+
+withStores('decisions on computed holidays (Art. 8)', (h) => {
+  it('says in the answer and the journal when a year of the decision has computed holidays', async () => {
+    const store = await h.open();
+    // Requested Tuesday 29 December 2026 for Tuesday 5 January 2027 (docs/compliance.md).
+    const { clock, houseOptions } = await setup(store, macauMs('2026-12-29', 10));
+    const proposed = await houseOptions.propose(
+      T,
+      { proposalId: 'P27', options: { paytable: ODDS_24 }, adoptionDate: '2027-01-05' },
+      'sup-1',
+    );
+    expect(proposed).toMatchObject({ ok: true, value: { computedHolidayYears: [2027] } });
+    expect(proposed.ok && proposed.value.calendarNote).toContain('not the official list');
+    clock.at('2026-12-30');
+    const authorized = await houseOptions.authorize(
+      T,
+      'P27',
+      { reference: 'DICJ/2026/0099', authorizedOn: '2026-12-30' },
+      'insp-1',
+    );
+    expect(authorized).toMatchObject({ ok: true, value: { computedHolidayYears: [2027] } });
+    const late = await houseOptions.propose(
+      T,
+      { proposalId: 'P28', options: {}, adoptionDate: '2027-01-04' },
+      'sup-1',
+    );
+    expect(late.ok ? null : late.rejection.message).toContain('computed from the rules');
+    const journaled = await tableEntries(store);
+    for (const type of [
+      'house-options-proposed',
+      'dicj-authorization-recorded',
+      'house-options-refused',
+    ]) {
+      expect(journaled.find((e) => e.type === type)?.payload, type).toMatchObject({
+        computedHolidayYears: [2027],
+      });
+    }
+  });
+
+  it('names no computed year when every year of the decision is official', async () => {
+    const store = await h.open();
+    const { houseOptions } = await setup(store);
+    const proposed = await houseOptions.propose(
+      T,
+      { proposalId: 'P1', options: {}, adoptionDate: '2026-03-06' },
+      'sup-1',
+    );
+    expect(proposed).toMatchObject({
+      ok: true,
+      value: { computedHolidayYears: [], calendarNote: null },
+    });
+    const [entry] = await tableEntries(store, 'house-options-proposed');
+    expect(entry?.payload).toMatchObject({ computedHolidayYears: [], calendarNote: null });
+  });
+});

@@ -29,6 +29,7 @@ import {
   proposalStatus,
   type ProposalStatus,
   type Rejection,
+  isIsoDate,
 } from '../compliance/index.js';
 import type { IndexedJournalType, Store } from '../ledger/index.js';
 import type { HolidayCalendarService } from './holidays.js';
@@ -57,6 +58,21 @@ export type ServiceResult<T> =
 export interface ProposalView extends Proposal {
   readonly status: ProposalStatus;
 }
+
+/**
+ * Art. 8 counts working days with the year's holiday list. A year whose list
+ * is computed from the rules (not yet the government's official list, e.g.
+ * 2027 today) is named in the decision's answer and in its journal entries.
+ */
+export interface CalendarBasis {
+  /** The years of the decision's dates whose holidays are computed, not official. */
+  readonly computedHolidayYears: readonly number[];
+  /** A sentence saying so, or null when every year involved is official. */
+  readonly calendarNote: string | null;
+}
+
+/** A decision's answer: the proposal, and the calendar its working days were counted with. */
+export type DecisionView = ProposalView & CalendarBasis;
 
 export interface HouseOptionsView {
   readonly tableId: string;
@@ -123,6 +139,21 @@ const choiceOf = (o: HouseOptions): HouseOptionsChoice => ({
   paytable: o.paytable,
 });
 
+/** The first and last date a decision counts working days over. */
+type DateSpan = readonly [IsoDate, IsoDate];
+
+/** A proposal's request and adoption dates; null for a proposal that does not exist. */
+function proposalSpan(state: HouseOptionsState, proposalId: string): DateSpan | null {
+  const p = state.proposals.find((q) => q.proposalId === proposalId);
+  return p === undefined ? null : [p.requestDate, p.adoptionDate];
+}
+
+/** A refusal that also says when computed holidays were counted. */
+function withNote(rejection: Rejection, basis: CalendarBasis): Rejection {
+  if (basis.calendarNote === null) return rejection;
+  return { ...rejection, message: `${rejection.message} (${basis.calendarNote})` };
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -172,17 +203,21 @@ export class HouseOptionsService {
     tableId: string,
     input: ProposalInput,
     proposedBy: string,
-  ): Promise<ServiceResult<ProposalView>> {
+  ): Promise<ServiceResult<DecisionView>> {
     return this.decideOne(tableId, input.proposalId, (state) => ({
-      type: 'propose',
-      proposalId: input.proposalId,
-      tableId,
-      // Missing fields keep the options in force: the proposal still carries the whole document.
-      options: isRecord(input.options)
-        ? { ...choiceOf(state.current), ...input.options }
-        : input.options,
-      adoptionDate: input.adoptionDate,
-      proposedBy,
+      // Art. 8: the request is today, for the adoption date asked.
+      span: isIsoDate(input.adoptionDate) ? [this.today(), input.adoptionDate] : null,
+      command: {
+        type: 'propose',
+        proposalId: input.proposalId,
+        tableId,
+        // Missing fields keep the options in force: the proposal still carries the whole document.
+        options: isRecord(input.options)
+          ? { ...choiceOf(state.current), ...input.options }
+          : input.options,
+        adoptionDate: input.adoptionDate,
+        proposedBy,
+      },
     }));
   }
 
@@ -192,13 +227,16 @@ export class HouseOptionsService {
     proposalId: string,
     input: AuthorizationInput,
     inspectorId: string,
-  ): Promise<ServiceResult<ProposalView>> {
-    return this.decideOne(tableId, proposalId, () => ({
-      type: 'record-authorization',
-      proposalId,
-      reference: input.reference,
-      authorizationDate: input.authorizedOn,
-      inspectorId,
+  ): Promise<ServiceResult<DecisionView>> {
+    return this.decideOne(tableId, proposalId, (state) => ({
+      span: proposalSpan(state, proposalId),
+      command: {
+        type: 'record-authorization',
+        proposalId,
+        reference: input.reference,
+        authorizationDate: input.authorizedOn,
+        inspectorId,
+      },
     }));
   }
 
@@ -208,12 +246,15 @@ export class HouseOptionsService {
     proposalId: string,
     withdrawnBy: string,
     reason?: string,
-  ): Promise<ServiceResult<ProposalView>> {
-    return this.decideOne(tableId, proposalId, () => ({
-      type: 'withdraw',
-      proposalId,
-      withdrawnBy,
-      ...(reason === undefined ? {} : { reason }),
+  ): Promise<ServiceResult<DecisionView>> {
+    return this.decideOne(tableId, proposalId, (state) => ({
+      span: proposalSpan(state, proposalId),
+      command: {
+        type: 'withdraw',
+        proposalId,
+        withdrawnBy,
+        ...(reason === undefined ? {} : { reason }),
+      },
     }));
   }
 
@@ -225,7 +266,7 @@ export class HouseOptionsService {
     tableId: string,
     proposalId: string,
     adoptedBy: string,
-  ): Promise<ServiceResult<ProposalView>> {
+  ): Promise<ServiceResult<DecisionView>> {
     return this.queue.run(tableId, async () => {
       const state = await this.refresh(tableId);
       if (state === undefined) return unknownTable(tableId);
@@ -272,7 +313,7 @@ export class HouseOptionsService {
     proposalId: string,
     adoptedBy: string,
     quiet: boolean,
-  ): Promise<ServiceResult<ProposalView>> {
+  ): Promise<ServiceResult<DecisionView>> {
     const { tableId } = state;
     const command = { type: 'adopt', proposalId, adoptedBy };
     const context = {
@@ -281,11 +322,16 @@ export class HouseOptionsService {
       calendar: await this.holidays.calendar(),
     };
     const decision = decide(state, command, context);
+    const basis = await this.calendarBasis(proposalSpan(state, proposalId));
     if (!decision.ok) {
-      if (!quiet) await this.journalDecision(tableId, (latest) => decide(latest, command, context));
-      return refusal(decision.rejection);
+      if (!quiet)
+        await this.journalDecision(tableId, (latest) => decide(latest, command, context), basis);
+      return refusal(withNote(decision.rejection, basis));
     }
     const options = decision.state.current;
+    const proposal = decision.state.proposals.find((p) => p.proposalId === proposalId)!;
+    // `decide` adopts only an authorized proposal (Art. 8: authorization-missing otherwise).
+    const recorded = proposal.authorization!;
     // The table's queue decides "between rounds" for good: a round may have started meanwhile.
     const changed = await this.tables.changeHouseOptions(tableId, {
       options: {
@@ -293,37 +339,67 @@ export class HouseOptionsService {
         displayBoard: options.displayBoard,
         paytable: options.paytable,
       },
+      authorization: {
+        mark: 'dicj',
+        reference: recorded.reference,
+        authorizedOn: recorded.authorizationDate,
+        recordedBy: recorded.inspectorId,
+        proposalId,
+      },
       changedBy: adoptedBy,
-      entries: decision.events.map((e) => ({ tableId, type: e.type, payload: e })),
+      entries: decision.events.map((e) => ({ tableId, type: e.type, payload: { ...e, ...basis } })),
     });
     if (!changed.ok) {
       if (!quiet && changed.rejection.code === 'table-mid-round') {
-        await this.journalDecision(tableId, (latest) =>
-          decide(latest, command, { ...context, betweenRounds: false }),
+        await this.journalDecision(
+          tableId,
+          (latest) => decide(latest, command, { ...context, betweenRounds: false }),
+          basis,
         );
       }
       return { ok: false, rejection: changed.rejection };
     }
-    return { ok: true, value: this.proposalView(decision.state, proposalId, context.today) };
+    const view = this.proposalView(decision.state, proposalId, context.today);
+    return { ok: true, value: { ...view, ...basis } };
   }
 
-  /** Decides one command built from the current state and journals its events. */
+  /**
+   * Decides one command built from the current state and journals its events,
+   * with the calendar basis of the dates `build` names (Art. 8's working days).
+   */
   private decideOne(
     tableId: string,
     proposalId: string,
-    build: (state: HouseOptionsState) => unknown,
-  ): Promise<ServiceResult<ProposalView>> {
+    build: (state: HouseOptionsState) => { span: DateSpan | null; command: unknown },
+  ): Promise<ServiceResult<DecisionView>> {
     return this.queue.run(tableId, async () => {
       const today = this.today();
       // Only `adopt` looks at the round; the table's queue checks it again then.
       const context = { today, betweenRounds: true, calendar: await this.holidays.calendar() };
-      const decision = await this.journalDecision(tableId, (state) =>
-        decide(state, build(state), context),
+      const current = await this.refresh(tableId);
+      if (current === undefined) return unknownTable(tableId);
+      // The dates a command names do not change under the lock: their calendar basis is read before it.
+      const basis = await this.calendarBasis(build(current).span);
+      const decision = await this.journalDecision(
+        tableId,
+        (state) => decide(state, build(state).command, context),
+        basis,
       );
       if (decision === undefined) return unknownTable(tableId);
-      if (!decision.ok) return refusal(decision.rejection);
-      return { ok: true, value: this.proposalView(decision.state, proposalId, today) };
+      if (!decision.ok) return refusal(withNote(decision.rejection, basis));
+      const view = this.proposalView(decision.state, proposalId, today);
+      return { ok: true, value: { ...view, ...basis } };
     });
+  }
+
+  /** Which years of the span count working days with computed holidays (Art. 8). */
+  private async calendarBasis(span: DateSpan | null): Promise<CalendarBasis> {
+    const years = span === null ? [] : await this.holidays.computedYears(span[0], span[1]);
+    if (years.length === 0) return { computedHolidayYears: [], calendarNote: null };
+    return {
+      computedHolidayYears: years,
+      calendarNote: `working days of ${years.join(', ')} counted with holidays computed from the rules, not the official list (docs/compliance.md)`,
+    };
   }
 
   private proposalView(state: HouseOptionsState, proposalId: string, today: IsoDate): ProposalView {
@@ -333,14 +409,15 @@ export class HouseOptionsService {
 
   /**
    * Decides on the state as every node has committed it and journals the
-   * decision's events, in one transaction that holds the table row's lock: the
-   * decisions on a table are serialised across every node of a floor (two
-   * deciding at the same instant: the second decides on the first's entries).
-   * Undefined when the table was never created.
+   * decision's events with the calendar basis of its dates, in one transaction
+   * that holds the table row's lock: the decisions on a table are serialised
+   * across every node of a floor (two deciding at the same instant: the second
+   * decides on the first's entries). Undefined when the table was never created.
    */
   private async journalDecision<D extends { readonly events: readonly HouseOptionsEvent[] }>(
     tableId: string,
     decideOn: (state: HouseOptionsState) => D,
+    basis: CalendarBasis,
   ): Promise<D | undefined> {
     return this.store.transaction(async (tx) => {
       if ((await tx.tableVersion(tableId, { lock: 'exclusive' })) === undefined) return undefined;
@@ -349,7 +426,9 @@ export class HouseOptionsService {
       if (state === undefined) return undefined;
       const decision = decideOn(state);
       if (decision.events.length > 0)
-        await tx.appendJournal(decision.events.map((e) => ({ tableId, type: e.type, payload: e })));
+        await tx.appendJournal(
+          decision.events.map((e) => ({ tableId, type: e.type, payload: { ...e, ...basis } })),
+        );
       return decision;
     });
   }

@@ -10,7 +10,7 @@ import { withStores } from '../ledger/testing.js';
 import { betResults, type Command, type RoundEvent } from '../table/index.js';
 import { deposit, openWallet } from './cage.js';
 import { readTableJournal, StandingBets } from './round-snapshot.js';
-import { defaultTableSettings } from './table-settings.js';
+import { simulatedTableSettings } from './table-settings.js';
 import { type CommandOutcome, TableService } from './table-service.js';
 
 const T = 'T1';
@@ -21,7 +21,7 @@ type AnyCommand = Command | { readonly type: 'trigger-shaker' };
 
 async function table(store: Store, seed: number): Promise<TableService> {
   const service = new TableService({ store, random: createPrng(seed) });
-  await service.createTable({ ...defaultTableSettings(T), bettingTimerMs: null });
+  await service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
   for (const playerId of PLAYERS) {
     await openWallet(store, playerId);
     await deposit(store, {
@@ -230,7 +230,7 @@ withStores('races at the table', (h) => {
       let draws = 0;
       const random: RandomSource = { fill: (t) => (draws++, prng.fill(t)) };
       const service = new TableService({ store, random });
-      await service.createTable({ ...defaultTableSettings(T), bettingTimerMs: null });
+      await service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
       await openWallet(store, 'ana');
       await deposit(store, {
         playerId: 'ana',

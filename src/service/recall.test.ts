@@ -6,7 +6,7 @@ import { DEFAULT_COMPILED, settle } from '../rules/index.js';
 import type { Command } from '../table/index.js';
 import { deposit, openWallet } from './cage.js';
 import { recallRounds } from './recall.js';
-import { defaultTableSettings, type TableSettings } from './table-settings.js';
+import { simulatedTableSettings, type TableSettings } from './table-settings.js';
 import { TableService } from './table-service.js';
 
 type AnyCommand = Command | { readonly type: 'trigger-shaker' };
@@ -14,7 +14,7 @@ type AnyCommand = Command | { readonly type: 'trigger-shaker' };
 async function setup(store: Store, settings: Partial<TableSettings> = {}) {
   let now = 1_764_460_800_000;
   const service = new TableService({ store, clock: () => (now += 1_000), random: createPrng(5) });
-  await service.createTable({ ...defaultTableSettings('T1'), bettingTimerMs: null, ...settings });
+  await service.createTable({ ...simulatedTableSettings('T1'), bettingTimerMs: null, ...settings });
   // Alice is registered with the cage (a user with a name); bob has a wallet only, as `cussec play` makes.
   await store.transaction((tx) =>
     tx.createUser({
@@ -196,5 +196,39 @@ withStores('game recall', (h) => {
       croupierId: 'croupier-7',
     });
     expect(round!.bets[0]).toMatchObject({ winMinor: 6_000, returnedMinor: 7_000 });
+  });
+});
+
+withStores('game recall and Art. 8', (h) => {
+  it('names the authorization each round was played under, with its mark', async () => {
+    const store = await h.open();
+    const service = new TableService({ store, random: createPrng(9) });
+    await service.createTable({ ...simulatedTableSettings('T1'), bettingTimerMs: null });
+    const round = async () => {
+      for (const command of [...OPEN, ...CLOSE, { type: 'reveal-dice' }, { type: 'pay-all' }]) {
+        const outcome = await service.execute({ tableId: 'T1', command: command as AnyCommand });
+        if (!outcome.ok) throw new Error(`${command.type}: ${outcome.rejection.code}`);
+      }
+    };
+    await round();
+    const adopted = await service.changeHouseOptions('T1', {
+      options: { shaker: 'electronic', displayBoard: false, paytable: DEFAULT_COMPILED.paytable },
+      authorization: {
+        mark: 'dicj',
+        reference: 'DICJ/2026/0042',
+        authorizedOn: '2026-03-03',
+        recordedBy: 'insp-1',
+        proposalId: 'P1',
+      },
+      changedBy: 'system:automatic-adoption',
+      entries: [],
+    });
+    expect(adopted.ok).toBe(true);
+    await round();
+    const [first, second] = (await recallRounds(store, 'T1', 2))!;
+    expect(first!.authorization).toMatchObject({ mark: 'simulation', proposalId: null });
+    expect(second!.authorization).toMatchObject({ mark: 'dicj', reference: 'DICJ/2026/0042' });
+    const [last] = (await recallRounds(store, 'T1', 1))!;
+    expect(last!.authorization).toMatchObject({ mark: 'dicj' });
   });
 });

@@ -23,6 +23,7 @@ import {
 } from '../table/index.js';
 import { roundReference } from './money.js';
 import { readTableJournal, RECENT_ROUNDS_MAX, type RoundHeader } from './round-snapshot.js';
+import type { OptionsAuthorization, TableSettings } from './table-settings.js';
 
 export const RECALL_ROUNDS_DEFAULT = 10;
 /** The table header keeps the start of this many rounds; older ones need the full journal. */
@@ -114,6 +115,11 @@ export interface RecalledRound {
   readonly totalStakeMinor: number;
   readonly totalReturnedMinor: number | null;
   readonly players: readonly RecalledPlayer[];
+  /**
+   * Art. 8: the authorization the house options carried when the round was
+   * played, with its mark (`dicj`, `demonstration` or `simulation`); null: none.
+   */
+  readonly authorization: OptionsAuthorization | null;
 }
 
 /**
@@ -131,7 +137,9 @@ export async function recallRounds(
   const wanted = recent.slice(-Math.max(1, Math.min(rounds, RECALL_ROUNDS_MAX)));
   if (wanted.length === 0) return [];
   const builders = new Map(wanted.map((r) => [r.roundNo, new RoundBuilder(tableId, r.roundNo)]));
+  const changes: AuthorizationChange[] = [];
   for await (const entry of readTableJournal(store, tableId, wanted[0]!.seq)) {
+    if (entry.type === 'table-settings-changed') changes.push(authorizationOf(entry));
     if (!isRoundEvent(entry)) continue;
     builders.get((entry.payload as RoundEvent).roundNo)?.add(entry);
   }
@@ -140,7 +148,41 @@ export async function recallRounds(
   const names = new Map<string, string | null>();
   for (const playerId of new Set(built.flatMap((b) => b.playerIds())))
     names.set(playerId, (await store.getUser(playerId))?.displayName ?? null);
-  return built.map((b) => b.finish(balances, names));
+  // Without a change in the range, the settings in force now were in force throughout.
+  const first =
+    changes.length === 0
+      ? ((record.config as TableSettings).authorization ?? null)
+      : await authorizationAt(store, tableId, wanted[0]!.seq);
+  return built.map((b) => {
+    const round = b.finish(balances, names);
+    const last = changes.filter((c) => c.seq < round.firstSeq).at(-1);
+    return { ...round, authorization: last === undefined ? first : last.authorization };
+  });
+}
+
+interface AuthorizationChange {
+  readonly seq: number;
+  readonly authorization: OptionsAuthorization | null;
+}
+
+function authorizationOf(entry: JournalEntry): AuthorizationChange {
+  const { settings } = entry.payload as { settings: TableSettings };
+  return { seq: entry.seq, authorization: settings.authorization ?? null };
+}
+
+/** The authorization in force before `seq`: read from the table's start (a change is rare). */
+async function authorizationAt(
+  store: Store,
+  tableId: string,
+  seq: number,
+): Promise<OptionsAuthorization | null> {
+  let found: OptionsAuthorization | null = null;
+  for await (const entry of readTableJournal(store, tableId, 1)) {
+    if (entry.seq >= seq) break;
+    if (entry.type === 'table-created' || entry.type === 'table-settings-changed')
+      found = authorizationOf(entry).authorization;
+  }
+  return found;
 }
 
 const ROUND_EVENT_TYPES = new Set<string>(EVENT_TYPES);
@@ -302,7 +344,10 @@ class RoundBuilder {
     return [...new Set([...this.bets.values()].map((b) => b.playerId))];
   }
 
-  finish(balances: Balances, names: ReadonlyMap<string, string | null>): RecalledRound {
+  finish(
+    balances: Balances,
+    names: ReadonlyMap<string, string | null>,
+  ): Omit<RecalledRound, 'authorization'> {
     const bets = [...this.bets.values()];
     const standing = bets.filter((b) => b.withdrawnAtMs === null);
     const players = this.playerIds().map((playerId): RecalledPlayer => {

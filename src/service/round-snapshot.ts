@@ -49,7 +49,14 @@ export async function loadRoundState(
   header: RoundHeader,
 ): Promise<RoundState> {
   const { roundJournalSeq, recentRoundSeqs: _recent, ...rest } = header;
-  const base: RoundState = { ...rest, bets: [], withdrawnBetIds: [], settlement: null };
+  // Headers saved before tables could be held have no `hold`.
+  const base: RoundState = {
+    ...rest,
+    hold: rest.hold ?? null,
+    bets: [],
+    withdrawnBetIds: [],
+    settlement: null,
+  };
   if (roundJournalSeq === null) return base;
   return foldRound(base, readTableJournal(store, tableId, roundJournalSeq));
 }

@@ -5,7 +5,7 @@ import { withStores } from '../ledger/testing.js';
 import type { Store } from '../ledger/index.js';
 import type { Command } from '../table/index.js';
 import { deposit, openWallet } from './cage.js';
-import { defaultTableSettings } from './table-settings.js';
+import { simulatedTableSettings } from './table-settings.js';
 import { TableService } from './table-service.js';
 
 const T = 'T1';
@@ -13,7 +13,7 @@ const steps = (...types: string[]) => types.map((type) => ({ type }) as Command)
 
 async function bettingTable(store: Store, rollKeys: RollKeyring): Promise<TableService> {
   const service = new TableService({ store, rollKeys });
-  await service.createTable({ ...defaultTableSettings(T), bettingTimerMs: null });
+  await service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
   await openWallet(store, 'alice');
   await deposit(store, {
     playerId: 'alice',

@@ -14,7 +14,7 @@ import {
 } from '../ledger/index.js';
 import { settle, DEFAULT_COMPILED } from '../rules/index.js';
 import { deposit, openWallet } from './cage.js';
-import { defaultTableSettings } from './table-settings.js';
+import { simulatedTableSettings } from './table-settings.js';
 import { type CommandOutcome, type PublishedEvent, TableService } from './table-service.js';
 import type { Command } from '../table/index.js';
 
@@ -28,7 +28,7 @@ async function setup(store: Store, overrides = {}) {
     clock: () => now,
     publish: (_t, e) => published.push(...e),
   });
-  await service.createTable({ ...defaultTableSettings(T), bettingTimerMs: null, ...overrides });
+  await service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null, ...overrides });
   for (const p of ['alice', 'bob']) {
     await openWallet(store, p);
     await deposit(store, {

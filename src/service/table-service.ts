@@ -25,9 +25,12 @@ import { ExposureBook } from '../math/index.js';
 import { cryptoRandomSource, type RandomSource, type SealedRoll, sealRoll } from '../dice/index.js';
 import {
   type Command,
+  holdTable,
+  releaseHold,
   type RoundEvent,
   type RoundState,
   type TableConfig,
+  type TableHold,
   transition,
 } from '../table/index.js';
 import { processRollKeyring, type RollKeyring } from '../dice/roll-key.js';
@@ -40,7 +43,13 @@ import {
   toHeader,
 } from './round-snapshot.js';
 import { loadedHeader, type StoredHeader, storedHeader } from './stored-header.js';
-import { parseTableSettings, type TableSettings, toTableConfig } from './table-settings.js';
+import {
+  type OptionsAuthorization,
+  parseTableSettings,
+  settingsDocument,
+  type TableSettings,
+  toTableConfig,
+} from './table-settings.js';
 
 /** A refusal as clients see it: a stable code, a sentence and, where a rule applies, its article. */
 export interface ServiceRejection {
@@ -84,6 +93,8 @@ export interface LimitsChange {
 export interface HouseOptionsChange {
   readonly type: 'change-house-options';
   readonly options: Pick<TableSettings, 'shaker' | 'displayBoard' | 'paytable'>;
+  /** The recorded DICJ authorization of the adopted proposal: the options carry it from now on. */
+  readonly authorization: OptionsAuthorization;
   readonly changedBy: string;
   readonly entries: readonly JournalInput[];
 }
@@ -91,6 +102,25 @@ export interface HouseOptionsChange {
 /** Entries that belong between two rounds, in the table's order of events (a change of dice). */
 export interface BetweenRoundsRecord {
   readonly type: 'record-between-rounds';
+  readonly entries: readonly JournalInput[];
+  /** Journaled, and the table's hold released, when the table is held (new dice, Art. 1.1). */
+  readonly releasesHold?: JournalInput;
+}
+
+/**
+ * Art. 1.1: a severe fairness alert holds the table (see src/table/hold.ts).
+ * Accepted in any phase: the round in progress is finished, no new one starts.
+ * A table already held keeps its first hold and nothing is journaled.
+ */
+export interface HoldRequest {
+  readonly type: 'hold-table';
+  readonly hold: TableHold;
+  readonly entries: readonly JournalInput[];
+}
+
+/** Releases a held table (a supervisor's acknowledgement); `table_not_held` when it is not. */
+export interface ReleaseRequest {
+  readonly type: 'release-hold';
   readonly entries: readonly JournalInput[];
 }
 
@@ -105,7 +135,9 @@ export interface CommandRequest {
     | { readonly type: 'trigger-shaker'; readonly croupierId?: string }
     | LimitsChange
     | HouseOptionsChange
-    | BetweenRoundsRecord;
+    | BetweenRoundsRecord
+    | HoldRequest
+    | ReleaseRequest;
   /** A client's key for retries: the same key returns the first outcome. */
   readonly idempotencyKey?: string;
 }
@@ -236,9 +268,35 @@ export class TableService {
     return this.execute({ tableId, command: { type: 'change-house-options', ...change } });
   }
 
-  /** Journals entries between rounds, ordered with the table's events; refused mid-round. */
-  recordBetweenRounds(tableId: string, entries: readonly JournalInput[]): Promise<CommandOutcome> {
-    return this.execute({ tableId, command: { type: 'record-between-rounds', entries } });
+  /**
+   * Journals entries between rounds, ordered with the table's events; refused
+   * mid-round. With `releasesHold`, a held table is released in the same commit.
+   */
+  recordBetweenRounds(
+    tableId: string,
+    entries: readonly JournalInput[],
+    releasesHold?: JournalInput,
+  ): Promise<CommandOutcome> {
+    const command: BetweenRoundsRecord = {
+      type: 'record-between-rounds',
+      entries,
+      ...(releasesHold === undefined ? {} : { releasesHold }),
+    };
+    return this.execute({ tableId, command });
+  }
+
+  /** Holds the table between rounds (Art. 1.1), journaling `entries` when it was not held. */
+  hold(
+    tableId: string,
+    hold: TableHold,
+    entries: readonly JournalInput[],
+  ): Promise<CommandOutcome> {
+    return this.execute({ tableId, command: { type: 'hold-table', hold, entries } });
+  }
+
+  /** Releases a held table, journaling `entries`; refused with `table_not_held` otherwise. */
+  release(tableId: string, entries: readonly JournalInput[]): Promise<CommandOutcome> {
+    return this.execute({ tableId, command: { type: 'release-hold', entries } });
   }
 
   /** Subscribes to every commit's journal entries (see CommitListener); returns the unsubscribe. */
@@ -512,6 +570,8 @@ class BatchRun {
   private settings: TableSettings;
   private config: TableConfig;
   private settingsChanged = false;
+  /** The hold was set or released: the header is saved even without round events. */
+  private stateChanged = false;
   /** Journal entries that are not round events (settings changes), written before the batch's events. */
   private readonly extraEntries: JournalInput[] = [];
   /** Every entry the batch journaled, once committed. */
@@ -584,6 +644,9 @@ class BatchRun {
       this.keys.set(request.idempotencyKey, { index, hash });
     }
     if (request.command.type === 'change-limits') return this.changeLimits(request.command, index);
+    if (request.command.type === 'hold-table' || request.command.type === 'release-hold') {
+      return this.holdOrRelease(request.command);
+    }
     if (
       request.command.type === 'change-house-options' ||
       request.command.type === 'record-between-rounds'
@@ -644,7 +707,10 @@ class BatchRun {
         'limits change between rounds only: finish the round first',
       );
     }
-    const parsed = parseTableSettings({ ...this.settings, ...change.limits });
+    const parsed = parseTableSettings(
+      { ...settingsDocument(this.settings), ...change.limits },
+      this.settings.authorization ?? null,
+    );
     if (!parsed.ok) return { ok: false, rejection: parsed.error };
     this.settings = parsed.value;
     this.config = toTableConfig(parsed.value);
@@ -675,7 +741,11 @@ class BatchRun {
       return refused('table-mid-round', message, isOptions ? '8' : undefined);
     }
     if (isOptions) {
-      const parsed = parseTableSettings({ ...this.settings, ...change.options });
+      // Art. 8: the adopted options carry the authorization of their proposal.
+      const parsed = parseTableSettings(
+        { ...settingsDocument(this.settings), ...change.options },
+        change.authorization,
+      );
       if (!parsed.ok) return { ok: false, rejection: parsed.error };
       this.settings = parsed.value;
       this.config = toTableConfig(parsed.value);
@@ -684,6 +754,11 @@ class BatchRun {
       this.book = ExposureBook.of(this.config.paytable, this.state.bets);
     }
     this.extraEntries.push(...change.entries);
+    if (!isOptions && change.releasesHold !== undefined && this.state.hold !== null) {
+      this.state = releaseHold(this.state);
+      this.stateChanged = true;
+      this.extraEntries.push(change.releasesHold);
+    }
     if (isOptions) {
       const event = {
         type: 'table-settings-changed',
@@ -695,11 +770,26 @@ class BatchRun {
     return { ok: true, events: [] };
   }
 
+  /** Art. 1.1: a hold takes effect in any phase and stops the next round (src/table/hold.ts). */
+  private holdOrRelease(change: HoldRequest | ReleaseRequest): CommandOutcome {
+    if (change.type === 'hold-table') {
+      if (this.state.hold !== null) return { ok: true, events: [] };
+      this.state = holdTable(this.state, change.hold);
+    } else {
+      if (this.state.hold === null)
+        return refused('table_not_held', 'the table is not held: there is nothing to release');
+      this.state = releaseHold(this.state);
+    }
+    this.stateChanged = true;
+    this.extraEntries.push(...change.entries);
+    return { ok: true, events: [] };
+  }
+
   /** The electronic shaker draws and seals the roll now, before betting opens (Art. 2.1). */
   private prepare(
     command: Exclude<
       CommandRequest['command'],
-      LimitsChange | HouseOptionsChange | BetweenRoundsRecord
+      LimitsChange | HouseOptionsChange | BetweenRoundsRecord | HoldRequest | ReleaseRequest
     >,
     index: number,
   ): Command {
@@ -814,7 +904,8 @@ class BatchRun {
 
   /** Saves the header when anything changed and returns what the cache should hold. */
   async save(version: number, rollKeys: RollKeyring): Promise<Loaded> {
-    if (this.pending.length === 0 && !this.settingsChanged) return this.before;
+    if (this.pending.length === 0 && !this.settingsChanged && !this.stateChanged)
+      return this.before;
     const header = toHeader(this.state, this.header.roundJournalSeq, this.header.recentRoundSeqs);
     const saved = await this.tx.saveTable(
       this.config.tableId,

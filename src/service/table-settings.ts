@@ -1,7 +1,7 @@
 /**
  * A table's settings as stored with it: the house options (shaker, display
- * board, paytable — Art. 8) and the table's limits. The round machine gets them
- * compiled, as a TableConfig.
+ * board, paytable — Art. 8), the authorization they carry, and the table's
+ * limits. The round machine gets them compiled, as a TableConfig.
  */
 import { z } from 'zod';
 import {
@@ -14,6 +14,24 @@ import {
   compilePaytable,
 } from '../rules/index.js';
 import { type TableConfig, tableConfigProblems } from '../table/index.js';
+
+/**
+ * Art. 8: what authorizes the house options in force. `dicj` is an inspector's
+ * record of the DICJ's authorization of an adopted proposal; `demonstration`
+ * (`cussec serve --demo`) and `simulation` (`cussec play`, tests) are marked
+ * as what they are and never stand for the DICJ's.
+ */
+export interface OptionsAuthorization {
+  readonly mark: 'dicj' | 'demonstration' | 'simulation';
+  /** The DICJ's reference; for a demonstration or a simulation, a sentence saying so. */
+  readonly reference: string;
+  /** The date of the authorization (Macau), or of the demonstration's start. */
+  readonly authorizedOn: string;
+  /** The inspector who recorded it, or the program that marked it. */
+  readonly recordedBy: string;
+  /** The proposal it authorized; null for a demonstration or a simulation. */
+  readonly proposalId: string | null;
+}
 
 export interface TableSettings {
   readonly tableId: string;
@@ -29,6 +47,8 @@ export interface TableSettings {
   /** The most the house may lose on one round's worst outcome; a bet beyond it is refused. */
   readonly liabilityMinorMax: number;
   readonly paytable: Paytable;
+  /** Art. 8: null until the options carry a recorded authorization; then betting may open. */
+  readonly authorization: OptionsAuthorization | null;
 }
 
 const settingsSchema = z
@@ -63,11 +83,52 @@ export function defaultTableSettings(tableId: string, name = `Table ${tableId}`)
     betsPerRoundMax: 20_000,
     liabilityMinorMax: 500_000_000,
     paytable: DEFAULT_PAYTABLE,
+    authorization: null,
   };
 }
 
-/** Checks settings (parsed JSON) and returns them, or the first problem with its article. */
-export function parseTableSettings(doc: unknown): Result<TableSettings> {
+/**
+ * An authorization marked as a demonstration or a simulation (never the
+ * DICJ's): what `cussec serve --demo` and `cussec play` give their tables so
+ * they can be played. The journal, recall and the daily report show the mark.
+ */
+export function markedAuthorization(
+  mark: 'demonstration' | 'simulation',
+  authorizedOn: string,
+  recordedBy: string,
+): OptionsAuthorization {
+  return {
+    mark,
+    reference: `${mark}: not a DICJ authorization`,
+    authorizedOn,
+    recordedBy,
+    proposalId: null,
+  };
+}
+
+/**
+ * Default settings whose options carry an authorization marked as a simulation:
+ * tables that tests, benches and `cussec play` run, never a casino's.
+ */
+export function simulatedTableSettings(
+  tableId: string,
+  authorizedOn = '2026-01-01',
+  recordedBy = 'simulation',
+): TableSettings {
+  return {
+    ...defaultTableSettings(tableId),
+    authorization: markedAuthorization('simulation', authorizedOn, recordedBy),
+  };
+}
+
+/**
+ * Checks settings (parsed JSON, without `authorization`: a client never sets
+ * it) and returns them with `authorization`, or the first problem with its article.
+ */
+export function parseTableSettings(
+  doc: unknown,
+  authorization: OptionsAuthorization | null,
+): Result<TableSettings> {
   const parsed = settingsSchema.safeParse(doc);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -78,7 +139,7 @@ export function parseTableSettings(doc: unknown): Result<TableSettings> {
   }
   const paytable = parsePaytable(parsed.data.paytable);
   if (!paytable.ok) return paytable;
-  const settings: TableSettings = { ...parsed.data, paytable: paytable.value };
+  const settings: TableSettings = { ...parsed.data, paytable: paytable.value, authorization };
   const problems = tableConfigProblems(toTableConfig(settings));
   if (problems.length > 0) return err({ code: 'invalid_table_settings', message: problems[0]! });
   return ok(settings);
@@ -94,5 +155,13 @@ export function toTableConfig(settings: TableSettings): TableConfig {
     stakeMinorMax: settings.stakeMinorMax,
     betsPerRoundMax: settings.betsPerRoundMax,
     paytable: compilePaytable(settings.paytable),
+    // Settings stored before authorizations were recorded have none: such a table waits for one.
+    optionsAuthorized: (settings.authorization ?? null) !== null,
   };
+}
+
+/** The settings without their authorization, as `parseTableSettings` takes them back. */
+export function settingsDocument(settings: TableSettings): Omit<TableSettings, 'authorization'> {
+  const { authorization: _authorization, ...rest } = settings;
+  return rest;
 }

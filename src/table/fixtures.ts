@@ -30,6 +30,7 @@ export function tableConfig(overrides: Partial<TableConfig> = {}): TableConfig {
     stakeMinorMax: 100_000,
     betsPerRoundMax: 50,
     paytable: PAYTABLE,
+    optionsAuthorized: true,
     ...overrides,
   };
 }

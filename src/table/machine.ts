@@ -2,12 +2,14 @@
  * The round as a pure state machine (Arts. 2–4).
  *
  * `transition(config, state, command, now)` judges a command in this order:
- * its shape, the table's house option (lever or electronic), the phase, then
- * its content. It returns the next state and the events to publish, or a
+ * its shape, the table's house option (lever or electronic), the phase, what
+ * holds the table (unauthorized options, a fairness hold: hold.ts), then its
+ * content. It returns the next state and the events to publish, or a
  * rejection with a stable code and the article it enforces. It reads no clock
  * (`now` is passed in), draws no random number and does no I/O.
  */
 import { placeBet, ringBell, tick, withdrawBet } from './betting.js';
+import { tableRefusal } from './hold.js';
 import { phaseRefusal } from './phases.js';
 import {
   cover,
@@ -110,6 +112,8 @@ export function transition(
   if (method !== null) return reject(method.code, method.message);
   const phase = phaseRefusal(command.type, state.phase);
   if (phase !== null) return reject(phase.code, phase.message);
+  const held = tableRefusal(config, state, command);
+  if (held !== null) return reject(held.code, held.message);
   return dispatch(config, state, command, now);
 }
 

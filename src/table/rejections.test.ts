@@ -501,6 +501,37 @@ const ROWS: Row[] = [
     state: stateIn(LEVER, 'paid'),
     command: { type: 'pay-all' },
   },
+  {
+    code: 'house_options_unauthorized',
+    name: 'covering at a table whose options carry no authorization',
+    config: tableConfig({ optionsAuthorized: false }),
+    state: stateIn(LEVER, 'idle'),
+    command: { type: 'cover' },
+  },
+  {
+    code: 'house_options_unauthorized',
+    name: 'opening betting at a table whose options carry no authorization',
+    config: tableConfig({ optionsAuthorized: false }),
+    state: stateIn(LEVER, 'shaken'),
+    command: { type: 'open-betting' },
+  },
+  {
+    code: 'table_held',
+    name: 'covering a held table',
+    config: LEVER,
+    state: { ...stateIn(LEVER, 'paid'), hold: { reason: 'alert', article: '1.1', sinceMs: T0 } },
+    command: { type: 'cover' },
+  },
+  {
+    code: 'table_held',
+    name: 'opening betting at a held table',
+    config: ELECTRONIC,
+    state: {
+      ...stateIn(ELECTRONIC, 'shaken'),
+      hold: { reason: 'alert', article: '1.1', sinceMs: T0 },
+    },
+    command: { type: 'open-betting' },
+  },
 ];
 
 describe('every rejection code', () => {

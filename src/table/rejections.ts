@@ -100,6 +100,16 @@ export const REJECTIONS = {
     summary: 'there are no prizes to pay before the result is announced',
   },
   prizes_already_paid: { article: '4', summary: 'every prize of this round is already paid' },
+  house_options_unauthorized: {
+    article: '8',
+    summary:
+      "the table's house options carry no recorded DICJ authorization: no round is covered and betting does not open",
+  },
+  table_held: {
+    article: '1.1',
+    summary:
+      'the table is held between rounds (a severe fairness alert) until a supervisor acknowledges it or the dice are changed',
+  },
 } as const satisfies Record<string, { article: string; summary: string }>;
 
 export type RejectionCode = keyof typeof REJECTIONS;

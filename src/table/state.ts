@@ -20,6 +20,7 @@ export function initialState(lastRoundNo = 0): RoundState {
     withdrawnBetIds: [],
     settlement: null,
     lastAtMs: null,
+    hold: null,
   };
 }
 

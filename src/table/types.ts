@@ -30,6 +30,24 @@ export interface TableConfig {
   readonly betsPerRoundMax: number;
   /** Which spots the layout offers and at what odds (Arts. 5, 6 and 8). Never persisted with the state. */
   readonly paytable: CompiledPaytable;
+  /**
+   * Art. 8: whether the house options above (shaker, display board, layout,
+   * odds) carry a recorded authorization. Until they do, no round is covered
+   * and betting never opens.
+   */
+  readonly optionsAuthorized: boolean;
+}
+
+/**
+ * Why a table is held between rounds: no new round is covered and betting does
+ * not open until the hold is released (a severe fairness alert, Art. 1.1).
+ */
+export interface TableHold {
+  /** What holds the table, for the croupier's console and the journal. */
+  readonly reason: string;
+  /** The article the hold protects, e.g. "1.1". */
+  readonly article: string;
+  readonly sinceMs: number;
 }
 
 /**
@@ -132,6 +150,8 @@ export interface RoundState {
   readonly settlement: Settlement | null;
   /** The `now` of the last accepted transition; null before any. */
   readonly lastAtMs: number | null;
+  /** Set between rounds by the service (see hold.ts); null when the table may play. */
+  readonly hold: TableHold | null;
 }
 
 interface CroupierAct {

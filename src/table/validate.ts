@@ -104,6 +104,8 @@ export function tableConfigProblems(config: TableConfig): string[] {
     // The round's total return (at most 151 × every stake) must stay an exact integer.
     problems.push(`stakeMinorMax × betsPerRoundMax must not exceed ${STAKE_MINOR_MAX}`);
   }
+  if (typeof config.optionsAuthorized !== 'boolean')
+    problems.push('optionsAuthorized must be true or false (Art. 8)');
   const timer = config.bettingTimerMs;
   if (timer !== null && (!Number.isSafeInteger(timer) || timer < 1)) {
     problems.push('bettingTimerMs must be null or a whole number of milliseconds ≥ 1');

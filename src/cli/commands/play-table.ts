@@ -18,7 +18,8 @@ import { createPrng, cryptoRandomSource, type Prng, type RandomSource } from '..
 import { type Store, walletAccount } from '../../ledger/index.js';
 import { type SpotKind, spotById } from '../../rules/index.js';
 import { deposit, openWallet } from '../../service/cage.js';
-import { defaultTableSettings, type TableSettings } from '../../service/table-settings.js';
+import { simulatedTableSettings, type TableSettings } from '../../service/table-settings.js';
+import { macauDate } from '../../compliance/index.js';
 import { type CommandOutcome, TableService } from '../../service/table-service.js';
 import type { Command, RoundState, Settlement } from '../../table/index.js';
 
@@ -113,8 +114,9 @@ export async function playTable(options: PlayOptions): Promise<PlayReport> {
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   try {
+    // Art. 8: a simulated table's options carry an authorization marked as a simulation.
     await service.createTable({
-      ...defaultTableSettings(options.tableId),
+      ...simulatedTableSettings(options.tableId, macauDate(Date.now()), 'cussec play'),
       bettingTimerMs: null,
       shaker: options.shaker,
     });

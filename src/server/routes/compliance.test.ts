@@ -15,10 +15,14 @@ import {
 } from '../../service/compliance-testing.js';
 import type { DailyReport } from '../../compliance/index.js';
 import { type FairnessReport, FairnessService } from '../../service/fairness.js';
-import type { CalendarYear } from '../../service/holidays.js';
-import type { HouseOptionsView, ProposalView } from '../../service/house-options.js';
+import { type CalendarYear, HolidayCalendarService } from '../../service/holidays.js';
+import {
+  HouseOptionsService,
+  type HouseOptionsView,
+  type ProposalView,
+} from '../../service/house-options.js';
 import type { Command } from '../../table/index.js';
-import { defaultTableSettings } from '../../service/table-settings.js';
+import { simulatedTableSettings } from '../../service/table-settings.js';
 import { type App, buildApp } from '../app.js';
 import { seedRoles, sessionToken } from '../testing.js';
 
@@ -92,6 +96,87 @@ const proposals = `/api/v1/tables/${T}/house-options/proposals`;
 
 withStores('compliance routes', (h) => {
   describe('house options (Art. 8)', () => {
+    it("opens no betting at a new table until its options carry the DICJ's authorization", async () => {
+      const w = await world(await h.open());
+      try {
+        const table = { tableId: 'N1', shaker: 'lever', bettingTimerMs: null };
+        // No back door: a client cannot bring its own authorization.
+        const smuggled = await w.call('supervisor', 'POST', '/api/v1/tables', {
+          ...table,
+          authorization: { mark: 'dicj', reference: 'mine' },
+        });
+        expect(smuggled.status).toBe(400);
+        const created = await w.call('supervisor', 'POST', '/api/v1/tables', table);
+        expect(created.status).toBe(201);
+        expect(created.json<{ optionsAuthorized: boolean }>().optionsAuthorized).toBe(false);
+        const commands = '/api/v1/tables/N1/commands';
+        const refused = await w.call('croupier', 'POST', commands, { type: 'cover' });
+        expect(refused.status).toBe(409);
+        expect(errorOf(refused)).toMatchObject({
+          code: 'house_options_unauthorized',
+          article: '8',
+        });
+
+        // Art. 8: the options in force are proposed three working days ahead and authorized.
+        const urlOf = '/api/v1/tables/N1/house-options/proposals';
+        const proposal = { proposalId: 'P1', options: {}, adoptionDate: '2026-03-06' };
+        expect((await w.call('supervisor', 'POST', urlOf, proposal)).status).toBe(201);
+        const dicj = { reference: 'DICJ/2026/0007', authorizedOn: '2026-03-03' };
+        w.clock.at('2026-03-03');
+        expect((await w.call('inspector', 'POST', `${urlOf}/P1/authorization`, dicj)).status).toBe(
+          200,
+        );
+        w.clock.at('2026-03-05');
+        const adopter = new HouseOptionsService({
+          store: w.store,
+          tables: w.app.ctx.service,
+          holidays: new HolidayCalendarService(w.store),
+          clock: w.clock.now,
+        });
+        expect(await adopter.adoptDue('N1')).toBeNull();
+        expect((await w.call('croupier', 'POST', commands, { type: 'cover' })).status).toBe(409);
+        w.clock.at('2026-03-06', 9);
+        expect(await adopter.adoptDue('N1')).toBe('P1');
+        const view = (await w.call(null, 'GET', '/api/v1/tables/N1')).json<{
+          optionsAuthorized: boolean;
+        }>();
+        expect(view.optionsAuthorized).toBe(true);
+        expect((await w.call('croupier', 'POST', commands, { type: 'cover' })).status).toBe(200);
+        const changed = (await w.store.readJournal({ fromSeq: 1, limit: 100, tableId: 'N1' })).find(
+          (e) => e.type === 'table-settings-changed',
+        );
+        expect(changed?.payload).toMatchObject({
+          settings: {
+            authorization: { mark: 'dicj', reference: 'DICJ/2026/0007', proposalId: 'P1' },
+          },
+        });
+      } finally {
+        await w.app.shutdown();
+      }
+    });
+
+    it('marks the authorization of a table created on a demonstration server', async () => {
+      const store = await h.open();
+      const app = await buildApp({ store, logger: false, demo: true });
+      try {
+        const users = await seedRoles(store);
+        const token = await sessionToken(store, users.supervisor, Date.now());
+        const created = await app.fastify.inject({
+          method: 'POST',
+          url: '/api/v1/tables',
+          headers: { authorization: `Bearer ${token}` },
+          payload: { tableId: 'D1' },
+        });
+        expect(created.json<{ optionsAuthorized: boolean }>().optionsAuthorized).toBe(true);
+        const [entry] = await store.readJournal({ fromSeq: 1, limit: 1, tableId: 'D1' });
+        expect(entry?.payload).toMatchObject({
+          settings: { authorization: { mark: 'demonstration', proposalId: null } },
+        });
+      } finally {
+        await app.shutdown();
+      }
+    });
+
     it('proposes, records the DICJ authorization, and adopts after the round is paid', async () => {
       const w = await world(await h.open());
       try {
@@ -248,7 +333,10 @@ withStores('compliance routes', (h) => {
     const w = await world(await h.open());
     try {
       await createLeverTable(w.app.ctx.service, T);
-      await w.app.ctx.service.createTable({ ...defaultTableSettings('E1'), bettingTimerMs: null });
+      await w.app.ctx.service.createTable({
+        ...simulatedTableSettings('E1'),
+        bettingTimerMs: null,
+      });
       const url = `/api/v1/tables/${T}/dice-changed`;
       const first = await w.call('croupier', 'POST', url, { reason: 'new shift' });
       expect(first.status).toBe(201);

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { isIsoDate } from '../../compliance/index.js';
 import type { JournalEntry } from '../../journal/index.js';
 import { readTableDay, REPORT_FORMATS, renderTableDay } from '../../service/daily-report.js';
-import { FairnessService } from '../../service/fairness.js';
+import { FairnessService, TABLE_HELD, TABLE_HOLD_RELEASED } from '../../service/fairness.js';
 import { HolidayCalendarService } from '../../service/holidays.js';
 import { HouseOptionsService, type ServiceResult } from '../../service/house-options.js';
 import type { ServiceRejection } from '../../service/table-service.js';
@@ -59,6 +59,11 @@ const withdrawalBody = z
 const diceChangedBody = z
   .object({ reason: z.string().min(1).max(500), diceSetId: z.string().min(1).max(64).optional() })
   .strict();
+
+const acknowledgementBody = z
+  .object({ note: z.string().min(1).max(500).optional() })
+  .strict()
+  .optional();
 
 const reportQuery = z
   .object({ date: isoDate, format: z.enum(REPORT_FORMATS).default('json') })
@@ -111,6 +116,7 @@ function startServices(app: FastifyInstance, ctx: AppContext): Services {
     app.log.error({ err: error, tableId }, 'automatic adoption of house options failed');
   // Art. 8: a proposal due today is adopted as soon as its table is between rounds.
   const unsubscribe = tables.onCommit((tableId, entries) => {
+    held(app, ctx, tableId, entries);
     if (!entries.some((e) => e.type === 'prizes-paid')) return;
     houseOptions.adoptDue(tableId).catch((error: unknown) => adoptionFailed(tableId, error));
   });
@@ -164,6 +170,33 @@ function alerted(
       seq: entry.seq,
       raised: entry.type === 'fairness-alert-raised',
       alert: entry.payload,
+    });
+  }
+}
+
+/**
+ * Art. 1.1: a table held or released goes to the log and to the staff's
+ * sockets, whose consoles fetch the view again (its `allowed` follows the hold).
+ */
+function held(
+  app: FastifyInstance,
+  ctx: AppContext,
+  tableId: string,
+  entries: readonly JournalEntry[],
+): void {
+  for (const entry of entries) {
+    if (entry.type !== TABLE_HELD && entry.type !== TABLE_HOLD_RELEASED) continue;
+    const isHeld = entry.type === TABLE_HELD;
+    app.log.warn(
+      { tableId, seq: entry.seq, hold: entry.payload },
+      isHeld ? 'table held (Art. 1.1)' : 'table hold released (Art. 1.1)',
+    );
+    ctx.hub.notifyStaff(tableId, {
+      type: 'table-hold',
+      tableId,
+      seq: entry.seq,
+      held: isHeld,
+      detail: entry.payload,
     });
   }
 }
@@ -256,6 +289,23 @@ export const FAIRNESS_URL = '/api/v1/tables/:tableId/fairness';
 function fairnessRoutes(app: FastifyInstance, ctx: AppContext, s: Services): void {
   fairnessView(app, ctx, s);
   diceChangedRoute(app, ctx, s);
+  holdRoute(app, ctx, s);
+}
+
+/** Art. 1.1: a supervisor acknowledges the severe alert that holds a table (docs/compliance.md). */
+function holdRoute(app: FastifyInstance, ctx: AppContext, s: Services): void {
+  registerRoute(app, ctx, {
+    method: 'POST',
+    url: '/api/v1/tables/:tableId/hold/acknowledgement',
+    summary:
+      'Acknowledge the severe fairness alert that holds a table between rounds: it may play again',
+    tag: 'supervisor',
+    roles: ['supervisor'],
+    params: tableParams,
+    body: acknowledgementBody,
+    handler: async ({ params, body, user }) =>
+      valueOf(await s.fairness.acknowledgeHold(params.tableId, user.id, body?.note ?? null)),
+  });
 }
 
 /** The one fairness route: the figures of both spans, the active alerts and the detection power. */
@@ -311,7 +361,12 @@ function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
       const day = await readTableDay(ctx.store, params.tableId, query.date);
       if (day === undefined) throw noTable(params.tableId);
       if (query.format === 'json')
-        return { tableId: day.tableId, tableName: day.tableName, report: day.report };
+        return {
+          tableId: day.tableId,
+          tableName: day.tableName,
+          report: day.report,
+          optionsInForce: day.optionsInForce,
+        };
       const rendered = renderTableDay(day, query.format, ctx.clock());
       const disposition = query.format === 'csv' ? 'attachment' : 'inline';
       void reply

@@ -4,10 +4,13 @@ import { z } from 'zod';
 import { walletAccount } from '../../ledger/index.js';
 import { betResults, type Command } from '../../table/index.js';
 import {
-  parseTableSettings,
   defaultTableSettings,
+  markedAuthorization,
+  parseTableSettings,
+  settingsDocument,
   TABLE_SETTINGS_FIELDS,
 } from '../../service/table-settings.js';
+import { macauDate } from '../../compliance/index.js';
 import type { CommandOutcome } from '../../service/table-service.js';
 import type { AppContext } from '../context.js';
 import { fromRejection, HttpError } from '../http-error.js';
@@ -219,9 +222,13 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['supervisor'],
     body: createTableBody,
     successStatus: 201,
-    handler: async ({ body }) => {
+    handler: async ({ body, user }) => {
       const { tableId, name, ...rest } = body;
-      const parsed = parseTableSettings({ ...defaultTableSettings(tableId, name), ...rest });
+      // Art. 8: a new table's options carry no authorization (a demonstration server marks one).
+      const parsed = parseTableSettings(
+        { ...settingsDocument(defaultTableSettings(tableId, name)), ...rest },
+        ctx.demo ? markedAuthorization('demonstration', macauDate(ctx.clock()), user.id) : null,
+      );
       if (!parsed.ok)
         throw new HttpError(400, parsed.error.code, parsed.error.message, parsed.error.article);
       const created = await ctx.service.createTable(parsed.value);

@@ -5,7 +5,13 @@
  * missed; events already seen (seq at or below the last) are dropped.
  */
 import { API_BASE } from './http.js';
-import type { FairnessAlertMessage, RoundEvent, ServerMessage, TableView } from './types.js';
+import type {
+  FairnessAlertMessage,
+  RoundEvent,
+  ServerMessage,
+  TableView,
+  TableHoldMessage,
+} from './types.js';
 
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
 
@@ -15,6 +21,8 @@ export interface LiveHandlers {
   readonly onStatus: (status: LiveStatus) => void;
   /** Staff only (croupier, supervisor, inspector): the server sends players none. */
   readonly onAlert?: (alert: FairnessAlertMessage) => void;
+  /** Staff only: the table was held or released (Art. 1.1). */
+  readonly onHold?: (message: TableHoldMessage) => void;
 }
 
 /** Close code of a resume whose `after` is too far behind (the server's limit). */
@@ -103,6 +111,8 @@ export class LiveTable {
       this.handlers.onEvent(message.event, message.seq);
     } else if (message.type === 'fairness-alert') {
       this.handlers.onAlert?.(message);
+    } else if (message.type === 'table-hold') {
+      this.handlers.onHold?.(message);
     }
   }
 }

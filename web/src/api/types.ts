@@ -147,6 +147,7 @@ export type ServerMessage =
   | { readonly type: 'event'; readonly seq: number; readonly event: RoundEvent }
   | { readonly type: 'ack'; readonly requestId: string }
   | FairnessAlertMessage
+  | TableHoldMessage
   | { readonly type: 'error'; readonly requestId?: string; readonly error: ApiErrorBody };
 
 /** Art. 1.1: a chi-square test of the table's dice fell under the alert level, or recovered. */
@@ -161,6 +162,14 @@ export interface FairnessAlertMessage {
     readonly rolls: number;
     readonly pValue: number | null;
   };
+}
+
+/** Art. 1.1: a severe fairness alert held the table, or its hold was released (staff only). */
+export interface TableHoldMessage {
+  readonly type: 'table-hold';
+  readonly tableId: string;
+  readonly seq: number;
+  readonly held: boolean;
 }
 
 export interface ApiErrorBody {

@@ -39,6 +39,8 @@ export class TableFeed {
       },
       onStatus: (status) => handlers.onStatus?.(status),
       ...(handlers.onAlert ? { onAlert: handlers.onAlert } : {}),
+      // A hold changes which steps the machine allows: fetch the view again.
+      onHold: () => this.refreshSoon(),
     });
   }
 

@@ -13,6 +13,7 @@ const config = (shaker: 'lever' | 'electronic'): TableConfig => ({
   stakeMinorMax: 10000,
   betsPerRoundMax: 10,
   paytable: DEFAULT_COMPILED,
+  optionsAuthorized: true,
 });
 
 /** Walks a real round with the round machine, recording each phase it passes. */
