@@ -16,6 +16,7 @@ import { randomInt } from 'node:crypto';
 import pg from 'pg';
 import type { JournalEntry } from '../journal/index.js';
 import { PgCluster } from './cluster.js';
+import { asStoreUnavailable, rethrowUnavailable } from './errors.js';
 import { migratePg } from './pg-migrate.js';
 import { PgTxDriver } from './pg-driver.js';
 import {
@@ -70,6 +71,51 @@ export interface PgStoreOptions {
   readonly poolConnectionsMax?: number;
   /** Attempts of one transaction, the first included, before a retryable failure is thrown. */
   readonly transactionAttemptsMax?: number;
+  /** How long to wait for the database; see PgTimeouts. */
+  readonly timeouts?: Partial<PgTimeouts>;
+}
+
+/**
+ * How long a node waits for PostgreSQL before it answers 503
+ * (database_unavailable) instead of hanging: a frozen or unreachable server
+ * costs a request at most about these times, never the process.
+ */
+export interface PgTimeouts {
+  /** To open a connection, or to wait for a free one of the pool. */
+  readonly connectTimeoutMs: number;
+  /**
+   * A statement's run time on the server (statement_timeout). The client gives
+   * up on an answer a second later (a server that is frozen never cancels).
+   */
+  readonly statementTimeoutMs: number;
+  /** A wait for a row or table lock (lock_timeout). */
+  readonly lockTimeoutMs: number;
+  /** A transaction left idle by its client (idle_in_transaction_session_timeout). */
+  readonly idleInTransactionTimeoutMs: number;
+}
+
+export const DEFAULT_PG_TIMEOUTS: PgTimeouts = {
+  connectTimeoutMs: 5_000,
+  statementTimeoutMs: 5_000,
+  lockTimeoutMs: 5_000,
+  idleInTransactionTimeoutMs: 10_000,
+};
+
+/** The client's own wait beyond statement_timeout, for a server that cannot even cancel. */
+const CLIENT_TIMEOUT_MARGIN_MS = 1_000;
+
+/** The connection settings of every client a store opens (pool, listener, migrations). */
+function pgClientConfig(options: PgStoreOptions, timeouts: PgTimeouts): pg.ClientConfig {
+  return {
+    connectionString: options.url,
+    types,
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    statement_timeout: timeouts.statementTimeoutMs,
+    lock_timeout: timeouts.lockTimeoutMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+    query_timeout: timeouts.statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS,
+    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
+  };
 }
 
 type SeqTransfer = Transfer & { readonly seq: number };
@@ -99,33 +145,42 @@ export async function openPgStore(options: PgStoreOptions): Promise<Store> {
     throw new RangeError(`bad schema name ${JSON.stringify(options.schema)}`);
   }
   const clock = options.clock ?? Date.now;
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    max: options.poolConnectionsMax ?? 10,
-    types,
-    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
-  });
+  const timeouts = { ...DEFAULT_PG_TIMEOUTS, ...options.timeouts };
+  const clientConfig = pgClientConfig(options, timeouts);
+  await migrate(clientConfig, options, clock());
+  const pool = new pg.Pool({ ...clientConfig, max: options.poolConnectionsMax ?? 10 });
   // An idle connection the server drops (restart, failover) is replaced on next
   // use; without a listener its error would crash the process.
   pool.on('error', () => undefined);
-  try {
-    const client = await pool.connect();
-    try {
-      await migratePg(client, options.schema, options.currency, clock());
-    } finally {
-      client.release();
-    }
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
-  const clientConfig: pg.ClientConfig = {
-    connectionString: options.url,
-    types,
-    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
-  };
   const cluster = new PgCluster(pool, clientConfig, options.schema ?? 'public');
   return new PgStore(pool, options.currency, clock, options.transactionAttemptsMax ?? 8, cluster);
+}
+
+/**
+ * Migrations on a connection of their own, without the statement and lock
+ * timeouts: a migration may take long, and waits its turn behind another
+ * node's (see migratePg).
+ */
+async function migrate(
+  clientConfig: pg.ClientConfig,
+  options: PgStoreOptions,
+  nowMs: number,
+): Promise<void> {
+  const client = new pg.Client({
+    ...clientConfig,
+    statement_timeout: 0,
+    lock_timeout: 0,
+    query_timeout: 0,
+  });
+  client.on('error', () => undefined); // the pending query fails too, and says why
+  try {
+    await client.connect();
+    await migratePg(client, options.schema, options.currency, nowMs);
+  } catch (error) {
+    rethrowUnavailable(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 function asError(e: unknown): Error {
@@ -169,7 +224,17 @@ class PgStore implements Store {
   }
 
   private async attempt<T>(fn: (tx: Tx) => Promise<T>, nowMs: number): Promise<T> {
-    const client = await this.pool.connect();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      rethrowUnavailable(error);
+    }
+    // A checked-out client has no listener of the pool's: a connection lost
+    // mid-transaction (restart, pg_terminate_backend) would crash the process.
+    let lost: unknown = undefined;
+    const onError = (error: unknown): void => void (lost ??= error);
+    client.on('error', onError);
     const driver = new PgTxDriver(client);
     const tx = new DriverTx(driver, this.currency, nowMs);
     let broken = false;
@@ -183,18 +248,39 @@ class PgStore implements Store {
       return value;
     } catch (error) {
       tx.close();
+      // The first database error decides whether to retry, not what the callback made of it.
+      const first: unknown = lost ?? driver.firstError ?? error;
+      const unavailable = asStoreUnavailable(first);
+      if (unavailable !== undefined) {
+        // The connection is gone or stuck: nothing to roll back on it, and it is not reused.
+        // The server rolls back what it did not commit; a retry with the same key finds what it did.
+        broken = true;
+        throw unavailable;
+      }
       await client.query('ROLLBACK').catch(() => {
         broken = true; // a connection that cannot roll back is not given back to the pool
       });
-      // The first database error decides whether to retry, not what the callback made of it.
-      throw asError(driver.firstError ?? error);
+      throw asError(first);
     } finally {
+      client.removeListener('error', onError);
       client.release(broken);
     }
   }
 
+  /** One autocommit statement from the pool; a lost database is a StoreUnavailableError. */
+  private async run<R extends pg.QueryResultRow>(
+    sql: string,
+    params: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    try {
+      return await this.pool.query<R>(sql, params);
+    } catch (error) {
+      rethrowUnavailable(error);
+    }
+  }
+
   private async all<R extends pg.QueryResultRow>(sql: string, ...params: unknown[]): Promise<R[]> {
-    return (await this.pool.query<R>(sql, params)).rows;
+    return (await this.run<R>(sql, params)).rows;
   }
 
   private async one<R extends pg.QueryResultRow>(
@@ -369,18 +455,18 @@ class PgStore implements Store {
 
   async deleteSession(tokenHash: string): Promise<boolean> {
     assertTokenHash(tokenHash);
-    const result = await this.pool.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
+    const result = await this.run('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
     return result.rowCount === 1;
   }
 
   async deleteUserSessions(userId: string): Promise<number> {
-    const result = await this.pool.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
+    const result = await this.run('DELETE FROM sessions WHERE user_id = $1', [userId]);
     return result.rowCount ?? 0;
   }
 
   async deleteExpiredSessions(nowMs: number): Promise<number> {
     assertInstant(nowMs, 'nowMs');
-    const result = await this.pool.query('DELETE FROM sessions WHERE expires_at_ms <= $1', [nowMs]);
+    const result = await this.run('DELETE FROM sessions WHERE expires_at_ms <= $1', [nowMs]);
     return result.rowCount ?? 0;
   }
 

@@ -6,7 +6,7 @@
 import { mkdirSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Currency, Role, Store } from '../ledger/index.js';
+import type { Currency, PgTimeouts, Role, Store } from '../ledger/index.js';
 import { deposit } from '../service/cage.js';
 import { openStore } from '../service/open-store.js';
 import { defaultTableSettings } from '../service/table-settings.js';
@@ -24,6 +24,8 @@ export interface ServeOptions {
   readonly supervisor: string;
   /** Creates demo users with a known password; for trying the system out, never for a casino floor. */
   readonly demo: boolean;
+  /** How long to wait for PostgreSQL before answering 503; defaults in DEFAULT_PG_TIMEOUTS. */
+  readonly timeouts?: Partial<PgTimeouts>;
   readonly say: (line: string) => void;
 }
 
@@ -39,14 +41,18 @@ export function webRoot(): string {
 export async function serve(options: ServeOptions): Promise<App> {
   mkdirSync(options.dataDir, { recursive: true });
   const db = options.db ?? join(options.dataDir, 'cussec.db');
-  const store = await openStore(db, options.currency);
-  if ((await store.listTables()).length === 0) {
-    const app = await buildApp({ store, logger: false });
-    await app.ctx.service.createTable(defaultTableSettings(options.tableId));
-    await app.shutdown();
-  }
-  const firstPassword = await firstSupervisor(store, options.supervisor);
-  if (options.demo) await demoUsers(store);
+  const store = await openStore(db, options.currency, options.timeouts);
+  // Nodes started together take turns: the first makes the table and the users, the others find them.
+  const firstPassword = await store.cluster.exclusive('first-start', async () => {
+    if ((await store.listTables()).length === 0) {
+      const app = await buildApp({ store, logger: false });
+      await app.ctx.service.createTable(defaultTableSettings(options.tableId));
+      await app.shutdown();
+    }
+    const password = await firstSupervisor(store, options.supervisor);
+    if (options.demo) await demoUsers(store);
+    return password;
+  });
   const app = await buildApp({
     store,
     webRoot: webRoot(),

@@ -1,13 +1,24 @@
 /** Liveness, readiness, metrics and the OpenAPI document. */
 import type { FastifyInstance } from 'fastify';
+import { asStoreUnavailable } from '../../ledger/index.js';
 import type { AppContext } from '../context.js';
+import { errorBody } from '../http-error.js';
 import { openApiDocument } from '../openapi.js';
 
 export function healthRoutes(app: FastifyInstance, ctx: AppContext, isReady: () => boolean): void {
   app.get('/healthz', (_request, reply) => reply.send({ status: 'ok' }));
+  // Ready means able to commit: a database that is away or slower than its timeouts makes a 503.
   app.get('/readyz', async (_request, reply) => {
     if (!isReady()) return reply.status(503).send({ status: 'shutting-down' });
-    await ctx.store.journalHead();
+    try {
+      await ctx.store.journalHead();
+    } catch (error) {
+      const unavailable = asStoreUnavailable(error);
+      if (unavailable === undefined) throw error;
+      return reply
+        .status(503)
+        .send({ status: 'database-unavailable', ...errorBody(unavailable.code, unavailable.message) });
+    }
     return { status: 'ready' };
   });
   app.get('/metrics', (_request, reply) =>
