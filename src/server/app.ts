@@ -65,10 +65,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     store: options.store,
     clock,
     ...(options.random ? { random: options.random } : {}),
-    publish: (tableId, events) => {
-      hub.publish(tableId, events);
-      floor.committed(tableId, events);
-    },
+    // The floor hands this node's commits and the other nodes' to the hub, in seq order.
+    publish: (tableId, events) => floor.committed(tableId, events),
   });
   // Several nodes on one PostgreSQL: events from the others, and the betting timers of leased tables.
   const floor = new Floor({

@@ -72,10 +72,7 @@ export function errorHandler(
   if (error instanceof StoreUnavailableError) {
     // Retryable: the same request with the same idempotency key answers as the first would have.
     request.log.warn({ err: error.cause }, 'database unavailable');
-    void reply
-      .status(503)
-      .header('retry-after', '1')
-      .send(errorBody(error.code, error.message));
+    void reply.status(503).header('retry-after', '1').send(errorBody(error.code, error.message));
     return;
   }
   const status = error.statusCode ?? 500;

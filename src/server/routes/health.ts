@@ -17,7 +17,10 @@ export function healthRoutes(app: FastifyInstance, ctx: AppContext, isReady: () 
       if (unavailable === undefined) throw error;
       return reply
         .status(503)
-        .send({ status: 'database-unavailable', ...errorBody(unavailable.code, unavailable.message) });
+        .send({
+          status: 'database-unavailable',
+          ...errorBody(unavailable.code, unavailable.message),
+        });
     }
     return { status: 'ready' };
   });
