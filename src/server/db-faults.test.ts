@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openPgStore, type Store } from '../ledger/index.js';
 import { pgTestUrl } from '../ledger/testing.js';
 import { defaultTableSettings } from '../service/table-settings.js';
@@ -30,7 +30,7 @@ async function sql(url: string, text: string, values: unknown[] = []): Promise<u
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query(text, values)).rows;
+    return (await client.query<pg.QueryResultRow>(text, values)).rows;
   } finally {
     await client.end();
   }
@@ -59,7 +59,10 @@ describe.skipIf(ADMIN_URL === undefined)('a server whose PostgreSQL goes away', 
   const openApp = async (url: string, timeouts = {}): Promise<{ store: Store; app: App }> => {
     const store = await openPgStore({ url, currency: 'MOP', timeouts });
     const app = await buildApp({ store, logger: false });
-    closing.push(() => store.close(), () => app.shutdown());
+    closing.push(
+      () => store.close(),
+      () => app.shutdown(),
+    );
     await app.ctx.service.createTable({ ...defaultTableSettings('T1'), bettingTimerMs: null });
     return { store, app };
   };
@@ -87,10 +90,10 @@ describe.skipIf(ADMIN_URL === undefined)('a server whose PostgreSQL goes away', 
       .poll(
         async () =>
           (
-            await holder.query(
+            await holder.query<{ n: number }>(
               "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
             )
-          ).rows[0].n,
+          ).rows[0]!.n,
         { timeout: 5_000 },
       )
       .toBe(1);
@@ -162,9 +165,9 @@ describe.skipIf(ADMIN_URL === undefined)('a server whose PostgreSQL goes away', 
       'ok',
       'ok',
     ]);
-    expect(await sql(url, "SELECT count(*)::int AS n FROM users WHERE role = 'supervisor'")).toEqual(
-      [{ n: 1 }],
-    );
+    expect(
+      await sql(url, "SELECT count(*)::int AS n FROM users WHERE role = 'supervisor'"),
+    ).toEqual([{ n: 1 }]);
     expect(await sql(url, 'SELECT id FROM tables')).toEqual([{ id: 'T1' }]);
   });
 });
