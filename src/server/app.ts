@@ -32,6 +32,8 @@ export interface AppOptions {
   readonly clock?: () => number;
   readonly random?: RandomSource;
   readonly limits?: Partial<ServerLimits>;
+  /** The folder of an SQLite database: /readyz checks that its disk has room to commit. */
+  readonly sqliteDir?: string;
   /** The built web app (dist/web); not served when absent. */
   readonly webRoot?: string;
   readonly secureCookies?: boolean;
@@ -119,7 +121,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     });
   });
   await fastify.register(websocket, { options: { maxPayload: limits.wsMessageBytesMax } });
-  healthRoutes(fastify, ctx, () => ready);
+  healthRoutes(fastify, ctx, () => ready, options.sqliteDir);
   sessionRoutes(fastify, ctx);
   tableRoutes(fastify, ctx);
   cageRoutes(fastify, ctx);

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Currency, PgTimeouts, Role, Store } from '../ledger/index.js';
 import { deposit } from '../service/cage.js';
-import { openStore } from '../service/open-store.js';
+import { isPostgresUrl, openStore } from '../service/open-store.js';
 import { defaultTableSettings } from '../service/table-settings.js';
 import { type App, buildApp } from './app.js';
 import { generatePassword } from './passwords.js';
@@ -55,6 +55,7 @@ export async function serve(options: ServeOptions): Promise<App> {
   });
   const app = await buildApp({
     store,
+    ...(isPostgresUrl(db) ? {} : { sqliteDir: dirname(resolve(db)) }),
     webRoot: webRoot(),
     logger: { level: process.env['CUSSEC_LOG_LEVEL'] ?? 'warn' },
   });
