@@ -27,7 +27,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../src/table/index.js';
 import { freePort, ServeProcess } from './serve-process.js';
-import { http, type HttpAnswer, SocketClient } from './server-harness.js';
+import { type ErrorAnswer, http, type HttpAnswer, SocketClient } from './server-harness.js';
 
 const SUPERVISOR_PASSWORD = 'floor-supervisor-pw';
 const DEMO_PASSWORD = 'cussec-demo-1';
@@ -309,6 +309,7 @@ describe.skipIf(SKIP_REASON !== undefined)(
       expect(limits.status).toBe(200);
 
       const acked: string[] = [];
+      const refused: string[] = [];
       const timings: string[] = [];
 
       const step = async (round: number, type: string): Promise<void> => {
@@ -336,6 +337,7 @@ describe.skipIf(SKIP_REASON !== undefined)(
               }),
             );
             if (answer.status === 201) acked.push(betId);
+            else refused.push(`${answer.status} ${(answer.body as ErrorAnswer).error.code}`);
           }),
         );
 
@@ -486,7 +488,7 @@ describe.skipIf(SKIP_REASON !== undefined)(
 
       expect(audit(db.url)).toContain('audit passed');
       console.info(
-        `fault suite: ${acked.length} bets acknowledged; live audit after the restart: ${liveAudit}\n${timings.join('\n')}`,
+        `fault suite: ${acked.length} bets acknowledged, refused: ${refused.join(', ') || 'none'}; live audit after the restart: ${liveAudit}\n${timings.join('\n')}`,
       );
     }, 300_000);
   },
