@@ -16,7 +16,7 @@ import { randomInt } from 'node:crypto';
 import pg from 'pg';
 import type { JournalEntry } from '../journal/index.js';
 import { PgCluster } from './cluster.js';
-import { asStoreUnavailable, rethrowUnavailable } from './errors.js';
+import { asStoreUnavailable, rethrowUnavailable, StoreUnavailableError } from './errors.js';
 import { migratePg } from './pg-migrate.js';
 import { PgTxDriver } from './pg-driver.js';
 import {
@@ -104,6 +104,57 @@ export const DEFAULT_PG_TIMEOUTS: PgTimeouts = {
 /** The client's own wait beyond statement_timeout, for a server that cannot even cancel. */
 const CLIENT_TIMEOUT_MARGIN_MS = 1_000;
 
+/**
+ * Ends a connection at once, without waiting for a server that may be frozen:
+ * its query in flight fails with "Connection terminated".
+ */
+function destroyConnection(client: pg.PoolClient): void {
+  (
+    client as unknown as { connection: { stream: { destroy(): void } } }
+  ).connection.stream.destroy();
+}
+
+/**
+ * Runs `fn` on a pooled connection that has an error listener (a checked-out
+ * client has none of the pool's: a connection lost mid-way would crash the
+ * process) and a deadline: past `deadlineMs` the connection is destroyed, so
+ * a frozen server costs a StoreUnavailableError, not a hang. One timer a use,
+ * not one a query.
+ */
+async function withConnection<T>(
+  pool: pg.Pool,
+  deadlineMs: number,
+  fn: (client: pg.PoolClient, lost: () => unknown) => Promise<T>,
+): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    rethrowUnavailable(error);
+  }
+  let lost: unknown = undefined;
+  const onError = (error: unknown): void => void (lost ??= error);
+  client.on('error', onError);
+  const deadline = setTimeout(() => {
+    lost ??= new Error(`Query read timeout: no answer from PostgreSQL in ${deadlineMs} ms`);
+    destroyConnection(client);
+  }, deadlineMs);
+  let broken = false;
+  try {
+    return await fn(client, () => lost);
+  } catch (error) {
+    const unavailable = asStoreUnavailable(lost ?? error);
+    if (unavailable === undefined) throw error;
+    // The connection is gone or stuck: it is not given back to the pool.
+    broken = true;
+    throw unavailable;
+  } finally {
+    clearTimeout(deadline);
+    client.removeListener('error', onError);
+    client.release(broken);
+  }
+}
+
 /** The connection settings of every client a store opens (pool, listener, migrations). */
 function pgClientConfig(options: PgStoreOptions, timeouts: PgTimeouts): pg.ClientConfig {
   return {
@@ -113,7 +164,6 @@ function pgClientConfig(options: PgStoreOptions, timeouts: PgTimeouts): pg.Clien
     statement_timeout: timeouts.statementTimeoutMs,
     lock_timeout: timeouts.lockTimeoutMs,
     idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
-    query_timeout: timeouts.statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS,
     ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
   };
 }
@@ -152,8 +202,22 @@ export async function openPgStore(options: PgStoreOptions): Promise<Store> {
   // An idle connection the server drops (restart, failover) is replaced on next
   // use; without a listener its error would crash the process.
   pool.on('error', () => undefined);
+  // The pool's first connection opens now: a setting the server refuses fails the open, not a bet.
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end();
+    rethrowUnavailable(error);
+  }
   const cluster = new PgCluster(pool, clientConfig, options.schema ?? 'public');
-  return new PgStore(pool, options.currency, clock, options.transactionAttemptsMax ?? 8, cluster);
+  return new PgStore(
+    pool,
+    options.currency,
+    clock,
+    options.transactionAttemptsMax ?? 8,
+    cluster,
+    timeouts.statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS,
+  );
 }
 
 /**
@@ -166,12 +230,7 @@ async function migrate(
   options: PgStoreOptions,
   nowMs: number,
 ): Promise<void> {
-  const client = new pg.Client({
-    ...clientConfig,
-    statement_timeout: 0,
-    lock_timeout: 0,
-    query_timeout: 0,
-  });
+  const client = new pg.Client({ ...clientConfig, statement_timeout: 0, lock_timeout: 0 });
   client.on('error', () => undefined); // the pending query fails too, and says why
   try {
     await client.connect();
@@ -205,6 +264,8 @@ class PgStore implements Store {
     private readonly clock: () => number,
     private readonly attemptsMax: number,
     readonly cluster: PgCluster,
+    /** How long a transaction or a read may wait for PostgreSQL before its connection is dropped. */
+    private readonly deadlineMs: number,
   ) {}
 
   async transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
@@ -223,60 +284,40 @@ class PgStore implements Store {
     }
   }
 
-  private async attempt<T>(fn: (tx: Tx) => Promise<T>, nowMs: number): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      rethrowUnavailable(error);
-    }
-    // A checked-out client has no listener of the pool's: a connection lost
-    // mid-transaction (restart, pg_terminate_backend) would crash the process.
-    let lost: unknown = undefined;
-    const onError = (error: unknown): void => void (lost ??= error);
-    client.on('error', onError);
-    const driver = new PgTxDriver(client);
-    const tx = new DriverTx(driver, this.currency, nowMs);
-    let broken = false;
-    try {
-      await client.query('BEGIN');
-      const value = await fn(tx);
-      tx.close();
-      // A query failed and the callback swallowed the error: the transaction is aborted anyway.
-      if (driver.firstError !== undefined) throw asError(driver.firstError);
-      await client.query('COMMIT');
-      return value;
-    } catch (error) {
-      tx.close();
-      // The first database error decides whether to retry, not what the callback made of it.
-      const first: unknown = lost ?? driver.firstError ?? error;
-      const unavailable = asStoreUnavailable(first);
-      if (unavailable !== undefined) {
-        // The connection is gone or stuck: nothing to roll back on it, and it is not reused.
-        // The server rolls back what it did not commit; a retry with the same key finds what it did.
-        broken = true;
-        throw unavailable;
+  private attempt<T>(fn: (tx: Tx) => Promise<T>, nowMs: number): Promise<T> {
+    return withConnection(this.pool, this.deadlineMs, async (client, lost) => {
+      const driver = new PgTxDriver(client);
+      const tx = new DriverTx(driver, this.currency, nowMs);
+      try {
+        await client.query('BEGIN');
+        const value = await fn(tx);
+        tx.close();
+        // A query failed and the callback swallowed the error: the transaction is aborted anyway.
+        if (driver.firstError !== undefined) throw asError(driver.firstError);
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        tx.close();
+        // The first database error decides whether to retry, not what the callback made of it.
+        const first: unknown = lost() ?? driver.firstError ?? error;
+        // A lost connection has nothing to roll back: the server rolls back what it did not
+        // commit, and a retry with the same key finds what it did (withConnection drops it).
+        if (asStoreUnavailable(first) !== undefined) throw first;
+        // A connection that cannot roll back is unusable: withConnection drops it.
+        await client.query('ROLLBACK').catch((rollback: unknown) => {
+          throw new StoreUnavailableError('the connection could not roll back', rollback);
+        });
+        throw asError(first);
       }
-      await client.query('ROLLBACK').catch(() => {
-        broken = true; // a connection that cannot roll back is not given back to the pool
-      });
-      throw asError(first);
-    } finally {
-      client.removeListener('error', onError);
-      client.release(broken);
-    }
+    });
   }
 
-  /** One autocommit statement from the pool; a lost database is a StoreUnavailableError. */
-  private async run<R extends pg.QueryResultRow>(
+  /** One autocommit statement; a lost or frozen database is a StoreUnavailableError. */
+  private run<R extends pg.QueryResultRow>(
     sql: string,
     params: unknown[],
   ): Promise<pg.QueryResult<R>> {
-    try {
-      return await this.pool.query<R>(sql, params);
-    } catch (error) {
-      rethrowUnavailable(error);
-    }
+    return withConnection(this.pool, this.deadlineMs, (client) => client.query<R>(sql, params));
   }
 
   private async all<R extends pg.QueryResultRow>(sql: string, ...params: unknown[]): Promise<R[]> {
