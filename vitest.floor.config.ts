@@ -1,11 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-/** The floor suite restarts PostgreSQL, so it runs alone, after the others. */
+/**
+ * The fault suite (test/floor.test.ts) starts a PostgreSQL of its own and three
+ * nodes, so it runs alone, after the others.
+ */
 export default defineConfig({
   test: {
     include: ['test/floor.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
-    testTimeout: 180_000,
-    hookTimeout: 120_000,
+    testTimeout: 300_000,
+    hookTimeout: 180_000,
   },
 });

@@ -9,6 +9,7 @@
  * takes the lease on its next try.
  */
 import pg from 'pg';
+import { rethrowUnavailable, StoreUnavailableError } from './errors.js';
 
 export interface Cluster {
   /** Wakes every node's listener (this one's included), after the caller's commit. */
@@ -19,6 +20,12 @@ export interface Cluster {
   tryLease(key: string): Promise<boolean>;
   /** Whether this node holds the lease now (false after its connection was lost). */
   holds(key: string): boolean;
+  /**
+   * Runs `fn` while no other node runs an `exclusive` of the same key (first
+   * start: migrations done, the first table and supervisor made once however
+   * many nodes start together).
+   */
+  exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -39,6 +46,9 @@ export class SingleNodeCluster implements Cluster {
   holds(): boolean {
     return true;
   }
+  exclusive<T>(_key: string, fn: () => Promise<T>): Promise<T> {
+    return fn();
+  }
   close(): Promise<void> {
     this.listeners.length = 0;
     return Promise.resolve();
@@ -46,6 +56,9 @@ export class SingleNodeCluster implements Cluster {
 }
 
 const RECONNECT_DELAY_MS = 500;
+/** How often a node waiting for an `exclusive` asks again, and for how long at most. */
+const EXCLUSIVE_POLL_MS = 100;
+const EXCLUSIVE_WAIT_MS = 60_000;
 
 export class PgCluster implements Cluster {
   private client: pg.Client | undefined;
@@ -85,6 +98,47 @@ export class PgCluster implements Cluster {
 
   holds(key: string): boolean {
     return this.leases.has(key);
+  }
+
+  async exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const name = `${this.channel}:${key}`;
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      rethrowUnavailable(error);
+    }
+    // A lost connection fails the query in flight; the listener keeps it from crashing the process.
+    const onError = (): void => undefined;
+    client.on('error', onError);
+    let broken = false;
+    try {
+      // Polled rather than blocking, so that the statement and lock timeouts never cut the wait short.
+      const deadline = Date.now() + EXCLUSIVE_WAIT_MS;
+      for (;;) {
+        const result = await client.query<{ locked: boolean }>(
+          'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked',
+          [name],
+        );
+        if (result.rows[0]?.locked === true) break;
+        if (Date.now() > deadline)
+          throw new StoreUnavailableError(`another node holds "${key}" for too long`, undefined);
+        await new Promise((resolve) => setTimeout(resolve, EXCLUSIVE_POLL_MS));
+      }
+      try {
+        return await fn();
+      } finally {
+        await client
+          .query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [name])
+          .catch(() => (broken = true)); // closing the connection releases the lock
+      }
+    } catch (error) {
+      broken = true;
+      rethrowUnavailable(error);
+    } finally {
+      client.removeListener('error', onError);
+      client.release(broken);
+    }
   }
 
   async close(): Promise<void> {

@@ -15,3 +15,81 @@ export class StoreOpenError extends Error {
     this.name = 'StoreOpenError';
   }
 }
+
+/**
+ * The database cannot be reached or did not answer in time: a lost or refused
+ * connection, a server shutting down or restarting, a statement, lock or
+ * idle-in-transaction timeout, a full disk. Nothing the request asked for is
+ * known to have happened, and the same request may succeed later: a client
+ * retries it with the same idempotency key, and gets the first answer if the
+ * first attempt did commit after all.
+ */
+export class StoreUnavailableError extends Error {
+  readonly code = 'database_unavailable';
+
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** What a driver says when the connection itself is lost, refused or timed out. */
+const LOST_CONNECTION_MESSAGES = [
+  'Connection terminated',
+  'Query read timeout',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+  'Client was closed and is not queryable',
+  'Cannot use a pool after calling end',
+];
+
+/** Node socket errors that mean the database server is away. */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOENT', // a unix socket that is gone while the server is down
+]);
+
+/**
+ * PostgreSQL SQLSTATEs that mean "not now" rather than "never": class 08
+ * (connection exception), 57P01–57P03 (shutdown, crash, starting up), 57014
+ * (statement timeout), 55P03 (lock timeout), 25P03 (idle-in-transaction
+ * timeout), 53100 (disk full), 53300 (too many connections). SQLite: a full
+ * disk, an I/O error, or a lock held past the busy timeout.
+ */
+function isUnavailableCode(code: string): boolean {
+  return (
+    code.startsWith('08') ||
+    ['57P01', '57P02', '57P03', '57014', '55P03', '25P03', '53100', '53300'].includes(code) ||
+    code === 'SQLITE_FULL' ||
+    code === 'SQLITE_BUSY' ||
+    code.startsWith('SQLITE_IOERR')
+  );
+}
+
+/** The error as a StoreUnavailableError when it means the database is away; undefined otherwise. */
+export function asStoreUnavailable(error: unknown): StoreUnavailableError | undefined {
+  if (error instanceof StoreUnavailableError) return error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : '';
+  if (
+    (typeof code === 'string' && (SOCKET_CODES.has(code) || isUnavailableCode(code))) ||
+    LOST_CONNECTION_MESSAGES.some((m) => text.startsWith(m))
+  ) {
+    return new StoreUnavailableError(
+      `the database is unavailable (${typeof code === 'string' ? code : text}); retry shortly`,
+      error,
+    );
+  }
+  return undefined;
+}
+
+/** Rethrows a database-away error as a StoreUnavailableError, any other as it is. */
+export function rethrowUnavailable(error: unknown): never {
+  throw asStoreUnavailable(error) ?? error;
+}

@@ -2,7 +2,13 @@ export * from './cluster.js';
 export * from './errors.js';
 export type { Migration } from './migration.js';
 export { PG_MIGRATIONS } from './pg-schema.js';
-export { isRetryable, openPgStore, type PgStoreOptions } from './pg-store.js';
+export {
+  DEFAULT_PG_TIMEOUTS,
+  isRetryable,
+  openPgStore,
+  type PgStoreOptions,
+  type PgTimeouts,
+} from './pg-store.js';
 export { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 export { openSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 export * from './store.js';

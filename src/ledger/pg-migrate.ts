@@ -4,14 +4,14 @@
  * work done. Each migration runs in its own transaction (PostgreSQL DDL is
  * transactional), so a failed one leaves nothing half-applied.
  */
-import type { PoolClient } from 'pg';
+import type { ClientBase } from 'pg';
 import { StoreOpenError } from './errors.js';
 import { PG_MIGRATIONS } from './pg-schema.js';
 import type { Migration } from './migration.js';
 import { CAGE_ACCOUNT_ID, type Currency } from './types.js';
 
 export async function migratePg(
-  client: PoolClient,
+  client: ClientBase,
   schema: string | undefined,
   currency: Currency,
   nowMs: number,
@@ -52,7 +52,7 @@ export async function migratePg(
   }
 }
 
-async function fixCurrency(client: PoolClient, currency: Currency, nowMs: number): Promise<void> {
+async function fixCurrency(client: ClientBase, currency: Currency, nowMs: number): Promise<void> {
   const { rows } = await client.query<{ value: string }>(
     "SELECT value FROM meta WHERE key = 'currency'",
   );
@@ -71,7 +71,7 @@ async function fixCurrency(client: PoolClient, currency: Currency, nowMs: number
   );
 }
 
-async function inTransaction(client: PoolClient, fn: () => Promise<void>): Promise<void> {
+async function inTransaction(client: ClientBase, fn: () => Promise<void>): Promise<void> {
   await client.query('BEGIN');
   try {
     await fn();

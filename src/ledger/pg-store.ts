@@ -16,6 +16,7 @@ import { randomInt } from 'node:crypto';
 import pg from 'pg';
 import type { JournalEntry } from '../journal/index.js';
 import { PgCluster } from './cluster.js';
+import { asStoreUnavailable, rethrowUnavailable, StoreUnavailableError } from './errors.js';
 import { migratePg } from './pg-migrate.js';
 import { PgTxDriver } from './pg-driver.js';
 import {
@@ -76,6 +77,101 @@ export interface PgStoreOptions {
   readonly poolConnectionsMax?: number;
   /** Attempts of one transaction, the first included, before a retryable failure is thrown. */
   readonly transactionAttemptsMax?: number;
+  /** How long to wait for the database; see PgTimeouts. */
+  readonly timeouts?: Partial<PgTimeouts>;
+}
+
+/**
+ * How long a node waits for PostgreSQL before it answers 503
+ * (database_unavailable) instead of hanging: a frozen or unreachable server
+ * costs a request at most about these times, never the process.
+ */
+export interface PgTimeouts {
+  /** To open a connection, or to wait for a free one of the pool. */
+  readonly connectTimeoutMs: number;
+  /**
+   * A statement's run time on the server (statement_timeout). The client gives
+   * up on an answer a second later (a server that is frozen never cancels).
+   */
+  readonly statementTimeoutMs: number;
+  /** A wait for a row or table lock (lock_timeout). */
+  readonly lockTimeoutMs: number;
+  /** A transaction left idle by its client (idle_in_transaction_session_timeout). */
+  readonly idleInTransactionTimeoutMs: number;
+}
+
+export const DEFAULT_PG_TIMEOUTS: PgTimeouts = {
+  connectTimeoutMs: 5_000,
+  statementTimeoutMs: 5_000,
+  lockTimeoutMs: 5_000,
+  idleInTransactionTimeoutMs: 10_000,
+};
+
+/** The client's own wait beyond statement_timeout, for a server that cannot even cancel. */
+const CLIENT_TIMEOUT_MARGIN_MS = 1_000;
+
+/**
+ * Ends a connection at once, without waiting for a server that may be frozen:
+ * its query in flight fails with "Connection terminated".
+ */
+function destroyConnection(client: pg.PoolClient): void {
+  (
+    client as unknown as { connection: { stream: { destroy(): void } } }
+  ).connection.stream.destroy();
+}
+
+/**
+ * Runs `fn` on a pooled connection that has an error listener (a checked-out
+ * client has none of the pool's: a connection lost mid-way would crash the
+ * process) and a deadline: past `deadlineMs` the connection is destroyed, so
+ * a frozen server costs a StoreUnavailableError, not a hang. One timer a use,
+ * not one a query.
+ */
+async function withConnection<T>(
+  pool: pg.Pool,
+  deadlineMs: number,
+  fn: (client: pg.PoolClient, lost: () => unknown) => Promise<T>,
+): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    rethrowUnavailable(error);
+  }
+  let lost: unknown = undefined;
+  const onError = (error: unknown): void => void (lost ??= error);
+  client.on('error', onError);
+  const deadline = setTimeout(() => {
+    lost ??= new Error(`Query read timeout: no answer from PostgreSQL in ${deadlineMs} ms`);
+    destroyConnection(client);
+  }, deadlineMs);
+  let broken = false;
+  try {
+    return await fn(client, () => lost);
+  } catch (error) {
+    const unavailable = asStoreUnavailable(lost ?? error);
+    if (unavailable === undefined) throw error;
+    // The connection is gone or stuck: it is not given back to the pool.
+    broken = true;
+    throw unavailable;
+  } finally {
+    clearTimeout(deadline);
+    client.removeListener('error', onError);
+    client.release(broken);
+  }
+}
+
+/** The connection settings of every client a store opens (pool, listener, migrations). */
+function pgClientConfig(options: PgStoreOptions, timeouts: PgTimeouts): pg.ClientConfig {
+  return {
+    connectionString: options.url,
+    types,
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    statement_timeout: timeouts.statementTimeoutMs,
+    lock_timeout: timeouts.lockTimeoutMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
+  };
 }
 
 type SeqTransfer = Transfer & { readonly seq: number };
@@ -105,31 +201,20 @@ export async function openPgStore(options: PgStoreOptions): Promise<Store> {
     throw new RangeError(`bad schema name ${JSON.stringify(options.schema)}`);
   }
   const clock = options.clock ?? Date.now;
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    max: options.poolConnectionsMax ?? 10,
-    types,
-    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
-  });
+  const timeouts = { ...DEFAULT_PG_TIMEOUTS, ...options.timeouts };
+  const clientConfig = pgClientConfig(options, timeouts);
+  await migrate(clientConfig, options, clock());
+  const pool = new pg.Pool({ ...clientConfig, max: options.poolConnectionsMax ?? 10 });
   // An idle connection the server drops (restart, failover) is replaced on next
   // use; without a listener its error would crash the process.
   pool.on('error', () => undefined);
+  // The pool's first connection opens now: a setting the server refuses fails the open, not a bet.
   try {
-    const client = await pool.connect();
-    try {
-      await migratePg(client, options.schema, options.currency, clock());
-    } finally {
-      client.release();
-    }
+    await pool.query('SELECT 1');
   } catch (error) {
     await pool.end();
-    throw error;
+    rethrowUnavailable(error);
   }
-  const clientConfig: pg.ClientConfig = {
-    connectionString: options.url,
-    types,
-    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
-  };
   const cluster = new PgCluster(pool, clientConfig, options.schema ?? 'public');
   const location: StoreLocation = {
     engine: 'postgres',
@@ -143,7 +228,30 @@ export async function openPgStore(options: PgStoreOptions): Promise<Store> {
     clock,
     options.transactionAttemptsMax ?? 8,
     cluster,
+    timeouts.statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS,
   );
+}
+
+/**
+ * Migrations on a connection of their own, without the statement and lock
+ * timeouts: a migration may take long, and waits its turn behind another
+ * node's (see migratePg).
+ */
+async function migrate(
+  clientConfig: pg.ClientConfig,
+  options: PgStoreOptions,
+  nowMs: number,
+): Promise<void> {
+  const client = new pg.Client({ ...clientConfig, statement_timeout: 0, lock_timeout: 0 });
+  client.on('error', () => undefined); // the pending query fails too, and says why
+  try {
+    await client.connect();
+    await migratePg(client, options.schema, options.currency, nowMs);
+  } catch (error) {
+    rethrowUnavailable(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 function asError(e: unknown): Error {
@@ -169,6 +277,8 @@ class PgStore implements Store {
     private readonly clock: () => number,
     private readonly attemptsMax: number,
     readonly cluster: PgCluster,
+    /** How long a transaction or a read may wait for PostgreSQL before its connection is dropped. */
+    private readonly deadlineMs: number,
   ) {}
 
   connections(): ConnectionStats {
@@ -192,33 +302,44 @@ class PgStore implements Store {
     }
   }
 
-  private async attempt<T>(fn: (tx: Tx) => Promise<T>, nowMs: number): Promise<T> {
-    const client = await this.pool.connect();
-    const driver = new PgTxDriver(client);
-    const tx = new DriverTx(driver, this.currency, nowMs);
-    let broken = false;
-    try {
-      await client.query('BEGIN');
-      const value = await fn(tx);
-      tx.close();
-      // A query failed and the callback swallowed the error: the transaction is aborted anyway.
-      if (driver.firstError !== undefined) throw asError(driver.firstError);
-      await client.query('COMMIT');
-      return value;
-    } catch (error) {
-      tx.close();
-      await client.query('ROLLBACK').catch(() => {
-        broken = true; // a connection that cannot roll back is not given back to the pool
-      });
-      // The first database error decides whether to retry, not what the callback made of it.
-      throw asError(driver.firstError ?? error);
-    } finally {
-      client.release(broken);
-    }
+  private attempt<T>(fn: (tx: Tx) => Promise<T>, nowMs: number): Promise<T> {
+    return withConnection(this.pool, this.deadlineMs, async (client, lost) => {
+      const driver = new PgTxDriver(client);
+      const tx = new DriverTx(driver, this.currency, nowMs);
+      try {
+        await client.query('BEGIN');
+        const value = await fn(tx);
+        tx.close();
+        // A query failed and the callback swallowed the error: the transaction is aborted anyway.
+        if (driver.firstError !== undefined) throw asError(driver.firstError);
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        tx.close();
+        // The first database error decides whether to retry, not what the callback made of it.
+        const first: unknown = lost() ?? driver.firstError ?? error;
+        // A lost connection has nothing to roll back: the server rolls back what it did not
+        // commit, and a retry with the same key finds what it did (withConnection drops it).
+        if (asStoreUnavailable(first) !== undefined) throw first;
+        // A connection that cannot roll back is unusable: withConnection drops it.
+        await client.query('ROLLBACK').catch((rollback: unknown) => {
+          throw new StoreUnavailableError('the connection could not roll back', rollback);
+        });
+        throw asError(first);
+      }
+    });
+  }
+
+  /** One autocommit statement; a lost or frozen database is a StoreUnavailableError. */
+  private run<R extends pg.QueryResultRow>(
+    sql: string,
+    params: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    return withConnection(this.pool, this.deadlineMs, (client) => client.query<R>(sql, params));
   }
 
   private async all<R extends pg.QueryResultRow>(sql: string, ...params: unknown[]): Promise<R[]> {
-    return (await this.pool.query<R>(sql, params)).rows;
+    return (await this.run<R>(sql, params)).rows;
   }
 
   private async one<R extends pg.QueryResultRow>(
@@ -484,18 +605,18 @@ class PgStore implements Store {
 
   async deleteSession(tokenHash: string): Promise<boolean> {
     assertTokenHash(tokenHash);
-    const result = await this.pool.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
+    const result = await this.run('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
     return result.rowCount === 1;
   }
 
   async deleteUserSessions(userId: string): Promise<number> {
-    const result = await this.pool.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
+    const result = await this.run('DELETE FROM sessions WHERE user_id = $1', [userId]);
     return result.rowCount ?? 0;
   }
 
   async deleteExpiredSessions(nowMs: number): Promise<number> {
     assertInstant(nowMs, 'nowMs');
-    const result = await this.pool.query('DELETE FROM sessions WHERE expires_at_ms <= $1', [nowMs]);
+    const result = await this.run('DELETE FROM sessions WHERE expires_at_ms <= $1', [nowMs]);
     return result.rowCount ?? 0;
   }
 

@@ -13,6 +13,7 @@ import { realpathSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { JournalEntry } from '../journal/index.js';
 import { SingleNodeCluster } from './cluster.js';
+import { rethrowUnavailable } from './errors.js';
 import { Mutex } from './mutex.js';
 import {
   ACCOUNT_COLUMNS,
@@ -171,8 +172,8 @@ class SqliteStore implements Store {
     return this.mutex.run(async () => {
       if (this.closed) throw new Error('store is closed');
       const tx = new DriverTx(this.driver, this.currency, options?.nowMs ?? this.clock());
-      this.writer.exec('BEGIN IMMEDIATE');
       try {
+        this.writer.exec('BEGIN IMMEDIATE');
         const value = await fn(tx);
         tx.close();
         this.writer.exec('COMMIT');
@@ -181,7 +182,8 @@ class SqliteStore implements Store {
       } catch (error) {
         tx.close();
         if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
-        throw error;
+        // A full disk or a lock held past the busy timeout: a retryable 503, not a 500.
+        rethrowUnavailable(error);
       }
     });
   }

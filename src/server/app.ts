@@ -45,6 +45,8 @@ export interface AppOptions {
   readonly clock?: () => number;
   readonly random?: RandomSource;
   readonly limits?: Partial<ServerLimits>;
+  /** The folder of an SQLite database: /readyz checks that its disk has room to commit. */
+  readonly sqliteDir?: string;
   /** The built web app (dist/web); not served when absent. */
   readonly webRoot?: string;
   /** Seals stored rolls (docs/dice.md); `cussec serve` always gives one. */
@@ -120,10 +122,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
     ...(options.random ? { random: options.random } : {}),
     ...(options.rollKeys ? { rollKeys: options.rollKeys } : {}),
-    publish: (tableId, events) => {
-      fanOut(tableId, events);
-      floor.committed(tableId, events);
-    },
+    // The floor hands this node's commits and the other nodes' to the hub, in seq order.
+    publish: (tableId, events) => floor.committed(tableId, events),
     observe: (timing) => observeBatch(metrics, timing),
   });
   // Several nodes on one PostgreSQL: events from the others, and the betting timers of leased tables.
@@ -204,7 +204,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     options: { maxPayload: limits.wsMessageBytesMax },
     errorHandler: socketError,
   });
-  healthRoutes(fastify, ctx, () => ready);
+  healthRoutes(fastify, ctx, () => ready, options.sqliteDir);
   sessionRoutes(fastify, ctx);
   tableRoutes(fastify, ctx);
   cageRoutes(fastify, ctx);

@@ -39,6 +39,8 @@ export interface ServerLimits {
   readonly wsBufferedBytesMax: number;
   /** Events a socket may resume (`?after=`); further behind, it must start again from the view. */
   readonly wsBacklogEventsMax: number;
+  /** Free bytes the SQLite database's folder must keep for /readyz to say ready (a full disk cannot commit). */
+  readonly diskFreeBytesMin: number;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -47,4 +49,5 @@ export const DEFAULT_LIMITS: ServerLimits = {
   wsMessageBytesMax: 16 * 1024,
   wsBufferedBytesMax: 4 * 1024 * 1024,
   wsBacklogEventsMax: 10_000,
+  diskFreeBytesMin: 64 * 1024 * 1024,
 };

@@ -7,6 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { StoreUnavailableError } from '../ledger/index.js';
 import type { ServiceRejection } from '../service/table-service.js';
 
 export class HttpError extends Error {
@@ -66,6 +67,7 @@ export function statusOf(code: string): number {
     case 'rate_limited':
       return 429;
     case 'shutting_down':
+    case 'database_unavailable':
       return 503;
     default:
       // The request was well formed but the rules or the state refuse it now.
@@ -92,6 +94,12 @@ export function errorHandler(
     void reply
       .status(error.statusCode)
       .send(errorBody(error.code, error.message, error.article, error.issues));
+    return;
+  }
+  if (error instanceof StoreUnavailableError) {
+    // Retryable: the same request with the same idempotency key answers as the first would have.
+    request.log.warn({ err: error.cause }, 'database unavailable');
+    void reply.status(503).header('retry-after', '1').send(errorBody(error.code, error.message));
     return;
   }
   const status = error.statusCode ?? 500;

@@ -84,8 +84,6 @@ interface Frame {
 export class Hub {
   private readonly clients = new Map<string, TableClients>();
   private readonly histories = new Map<string, RecentResult[]>();
-  /** The newest seq published per table. */
-  private readonly publishedSeq = new Map<string, number>();
   private readonly stakesTimers = new Map<string, NodeJS.Timeout>();
   private stakesSource: (tableId: string) => Promise<StakesSummary | undefined> = () =>
     Promise.resolve(undefined);
@@ -119,13 +117,12 @@ export class Hub {
     return n;
   }
 
-  /** Called by the table service after each commit. */
-  publish(tableId: string, allEvents: readonly PublishedEvent[]): void {
-    // The same events come twice on a floor: from this node's commit and from the journal follower.
-    const published = this.publishedSeq.get(tableId) ?? 0;
-    const events = allEvents.filter((e) => e.seq > published);
+  /**
+   * Called by the floor (service/floor.ts) with every committed round event of
+   * the table, this node's and the others', each once and in seq order.
+   */
+  publish(tableId: string, events: readonly PublishedEvent[]): void {
     if (events.length === 0) return;
-    this.publishedSeq.set(tableId, events[events.length - 1]!.seq);
     const history = this.histories.get(tableId);
     const frames: EventFrames[] = [];
     for (const { seq, event } of events) {

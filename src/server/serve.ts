@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Currency, Role, Store } from '../ledger/index.js';
+import type { Currency, PgTimeouts, Role, Store } from '../ledger/index.js';
 import { deposit } from '../service/cage.js';
 import { startCommandSweeper } from '../service/command-sweeper.js';
 import { isPostgresUrl, openStore } from '../service/open-store.js';
@@ -39,6 +39,8 @@ export interface ServeOptions {
   readonly trustProxy?: string;
   readonly allowedOrigins?: readonly string[];
   readonly sessionIdleMs?: number;
+  /** How long to wait for PostgreSQL before answering 503; defaults in DEFAULT_PG_TIMEOUTS. */
+  readonly timeouts?: Partial<PgTimeouts>;
   readonly say: (line: string) => void;
   /**
    * Whether `say` reaches a terminal. The first supervisor's one-time password
@@ -84,24 +86,29 @@ export async function serve(options: ServeOptions): Promise<App> {
     keyFile: options.rollKeyFile,
     sqlitePath: isPostgresUrl(db) ? undefined : db,
   });
-  const store = await openStore(db, options.currency);
-  if ((await store.listTables()).length === 0) {
-    const app = await buildApp({ store, logger: false, rollKeys: roll.keys });
-    // Art. 8: the first table's options wait for a recorded authorization, unless this is a demo.
-    const authorization = options.demo
-      ? markedAuthorization('demonstration', macauDate(Date.now()), 'cussec serve --demo')
-      : null;
-    await app.ctx.service.createTable({
-      ...defaultTableSettings(options.tableId),
-      authorization,
-    });
-    await app.shutdown();
-  }
-  const firstPassword = await firstSupervisor(store, options.supervisor);
-  if (options.demo) await demoUsers(store);
+  const store = await openStore(db, options.currency, options.timeouts);
+  // Nodes started together take turns: the first makes the table and the users, the others find them.
+  const firstPassword = await store.cluster.exclusive('first-start', async () => {
+    if ((await store.listTables()).length === 0) {
+      const app = await buildApp({ store, logger: false, rollKeys: roll.keys });
+      // Art. 8: the first table's options wait for a recorded authorization, unless this is a demo.
+      const authorization = options.demo
+        ? markedAuthorization('demonstration', macauDate(Date.now()), 'cussec serve --demo')
+        : null;
+      await app.ctx.service.createTable({
+        ...defaultTableSettings(options.tableId),
+        authorization,
+      });
+      await app.shutdown();
+    }
+    const password = await firstSupervisor(store, options.supervisor);
+    if (options.demo) await demoUsers(store);
+    return password;
+  });
   const app = await buildApp({
     store,
     demo: options.demo,
+    ...(isPostgresUrl(db) ? {} : { sqliteDir: dirname(resolve(db)) }),
     webRoot: webRoot(),
     logger: { level: process.env['CUSSEC_LOG_LEVEL'] ?? 'info' },
     rollKeys: roll.keys,

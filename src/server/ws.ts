@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {} from '@fastify/websocket';
 import type { WebSocket } from 'ws';
-import type { User } from '../ledger/index.js';
+import { StoreUnavailableError, type User } from '../ledger/index.js';
 import type { CommandOutcome } from '../service/table-service.js';
 import type { Command } from '../table/index.js';
 import { type Authenticated, authenticate, carriesCredentials } from './auth.js';
@@ -198,6 +198,22 @@ async function handleMessage(
   if (user === undefined) {
     return reply(ctx, client, message.requestId, errorBody('forbidden', 'only a player may bet'));
   }
+  try {
+    await execute(ctx, tableId, client, user, message);
+  } catch (error) {
+    // The database is away: the client may send the message again; the socket stays open.
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    reply(ctx, client, message.requestId, errorBody(error.code, error.message));
+  }
+}
+
+async function execute(
+  ctx: AppContext,
+  tableId: string,
+  client: Client,
+  user: User,
+  message: WsMessage,
+): Promise<void> {
   if (message.type === 'place-bets') return placeBets(ctx, tableId, client, user, message);
   // No idempotency key: the round refuses a bet id twice (duplicate_bet_id), and a client
   // that lost its connection sees its bet-placed event in the backlog when it resumes.

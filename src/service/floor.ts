@@ -5,6 +5,12 @@
  *   node then reads the journal after the last entry it saw and publishes the
  *   round events to its own WebSocket clients. A missed signal only delays an
  *   event: a poll reads the journal anyway every `pollMs`.
+ * - Order: the floor is the only way events reach `publish`, strictly in seq
+ *   order from one cursor (the last seq delivered). A node's own commit is
+ *   handed on at once when it follows that cursor with no gap; otherwise (a
+ *   peer committed the seqs between, or entries of the commit are not round
+ *   events) it waits for the journal read that fills the gap. So every entry
+ *   reaches the sockets once, in order, whichever node committed it.
  * - Timers: the automatic bell (Art. 3.1) of a table runs on the node that holds
  *   the table's lease. A node that dies loses its connection and so its leases;
  *   another node takes the lease at its next sweep, reads the deadline from the
@@ -20,7 +26,7 @@ import type { PublishedEvent, TableService } from './table-service.js';
 export interface FloorOptions {
   readonly store: Store;
   readonly service: TableService;
-  /** Publishes events to this node's clients; called again with events already published is harmless. */
+  /** Publishes events to this node's clients; always called in seq order, each entry once. */
   readonly publish: (tableId: string, events: readonly PublishedEvent[]) => void;
   readonly clock?: () => number;
   /** How often the journal is read when no signal came. */
@@ -63,10 +69,16 @@ export class Floor {
     this.timers.clear();
   }
 
-  /** Called with this node's own commits: signal the others, and watch the timers. */
+  /** Called with this node's own commits: deliver them in order, signal the others, watch the timers. */
   committed(tableId: string, events: readonly PublishedEvent[]): void {
+    if (this.reading === undefined && follows(this.lastSeq, events)) {
+      this.lastSeq = events[events.length - 1]!.seq;
+      this.options.publish(tableId, events);
+      this.watch(tableId, events);
+    } else {
+      this.catchUp();
+    }
     void this.options.store.cluster.notify(tableId).catch(() => undefined);
-    this.watch(tableId, events);
   }
 
   /** Reads the journal after the last entry seen; runs one read at a time, and once more if asked meanwhile. */
@@ -94,6 +106,7 @@ export class Floor {
       });
       const byTable = new Map<string, PublishedEvent[]>();
       for (const entry of page) {
+        if (entry.seq <= this.lastSeq) continue;
         this.lastSeq = entry.seq;
         if (entry.tableId === null || !ROUND_EVENTS.has(entry.type)) continue;
         const list = byTable.get(entry.tableId) ?? [];
@@ -162,4 +175,9 @@ export class Floor {
       // The database is away (a restart, a failover): the next sweep tries again.
     }
   }
+}
+
+/** Whether the events are the very next seqs after `lastSeq`, with none missing between. */
+function follows(lastSeq: number, events: readonly PublishedEvent[]): boolean {
+  return events.length > 0 && events.every((e, i) => e.seq === lastSeq + 1 + i);
 }

@@ -5,6 +5,7 @@
 import {
   type Currency,
   openPgStore,
+  type PgTimeouts,
   openSqliteStore,
   type Store,
   StoreOpenError,
@@ -12,9 +13,14 @@ import {
 
 export const isPostgresUrl = (db: string): boolean => /^postgres(ql)?:\/\//.test(db);
 
-export function openStore(db: string, currency: Currency): Promise<Store> {
+/** `timeouts` apply to PostgreSQL only (see PgTimeouts). */
+export function openStore(
+  db: string,
+  currency: Currency,
+  timeouts: Partial<PgTimeouts> = {},
+): Promise<Store> {
   return isPostgresUrl(db)
-    ? openPgStore({ url: db, currency })
+    ? openPgStore({ url: db, currency, timeouts })
     : openSqliteStore({ path: db, currency });
 }
 

@@ -1,7 +1,8 @@
 /** `cussec serve`: the main job — the API, the WebSocket events and the web app. */
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { RollKeyError } from '../../dice/roll-key.js';
+import { DEFAULT_PG_TIMEOUTS, type PgTimeouts } from '../../ledger/index.js';
 import { serve, ServeRefused } from '../../server/serve.js';
 import { InputError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -22,10 +23,49 @@ interface ServeCliOptions {
   readonly trustProxy?: string;
   readonly allowedOrigin?: string[];
   readonly sessionIdleMinutes: string;
+  readonly dbConnectTimeoutMs: string;
+  readonly dbStatementTimeoutMs: string;
+  readonly dbLockTimeoutMs: string;
+  readonly dbIdleInTransactionTimeoutMs: string;
+}
+
+/** The PostgreSQL timeouts: flag, environment variable, field. */
+const TIMEOUT_OPTIONS: readonly [string, string, keyof PgTimeouts, string][] = [
+  ['--db-connect-timeout-ms', 'CUSSEC_DB_CONNECT_TIMEOUT_MS', 'connectTimeoutMs', 'to connect'],
+  [
+    '--db-statement-timeout-ms',
+    'CUSSEC_DB_STATEMENT_TIMEOUT_MS',
+    'statementTimeoutMs',
+    'for a statement',
+  ],
+  ['--db-lock-timeout-ms', 'CUSSEC_DB_LOCK_TIMEOUT_MS', 'lockTimeoutMs', 'for a lock'],
+  [
+    '--db-idle-in-transaction-timeout-ms',
+    'CUSSEC_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+    'idleInTransactionTimeoutMs',
+    'before ending a transaction its client left idle',
+  ],
+];
+
+function timeoutsOf(options: ServeCliOptions): PgTimeouts {
+  const texts: Record<keyof PgTimeouts, string> = {
+    connectTimeoutMs: options.dbConnectTimeoutMs,
+    statementTimeoutMs: options.dbStatementTimeoutMs,
+    lockTimeoutMs: options.dbLockTimeoutMs,
+    idleInTransactionTimeoutMs: options.dbIdleInTransactionTimeoutMs,
+  };
+  const timeouts = { ...DEFAULT_PG_TIMEOUTS };
+  for (const [flag, , field] of TIMEOUT_OPTIONS) {
+    const ms = Number(texts[field]);
+    if (!Number.isInteger(ms) || ms < 1 || ms > 3_600_000)
+      throw new InputError(`${flag} must be 1 to 3600000 (ms), got "${texts[field]}"`);
+    timeouts[field] = ms;
+  }
+  return timeouts;
 }
 
 export function registerServe(program: Command, io: Io): void {
-  program
+  const command = program
     .command('serve')
     .description('serve the tables: HTTP and WebSocket API, and the web app')
     .option('--data <dir>', 'data folder for the embedded SQLite database', './cussec-data')
@@ -60,61 +100,70 @@ export function registerServe(program: Command, io: Io): void {
       '--allowed-origin <origin...>',
       "origins besides this server's whose pages may use its session (e.g. https://board.example)",
     )
-    .option('--session-idle-minutes <minutes>', 'a session unused this long ends', '30')
-    .action(async (options: ServeCliOptions) => {
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65_535)
-        throw new InputError(`--port must be 0 to 65535, got "${options.port}"`);
-      if (options.currency !== 'MOP' && options.currency !== 'HKD')
-        throw new InputError(`--currency must be MOP or HKD, got "${options.currency}"`);
-      const idleMinutes = Number(options.sessionIdleMinutes);
-      if (!Number.isInteger(idleMinutes) || idleMinutes < 1 || idleMinutes > 720)
-        throw new InputError(
-          `--session-idle-minutes must be 1 to 720, got "${options.sessionIdleMinutes}"`,
-        );
-      for (const origin of options.allowedOrigin ?? [])
-        if (!/^https?:\/\/[^/\s]+$/.test(origin))
-          throw new InputError(`--allowed-origin: "${origin}" is not scheme://host[:port]`);
-      const tls = tlsFiles(options);
-      let app;
-      try {
-        app = await serve({
-          dataDir: options.data,
-          ...(options.db ? { db: options.db } : {}),
-          port,
-          host: options.host,
-          currency: options.currency,
-          tableId: options.table,
-          supervisor: options.supervisor,
-          demo: options.demo === true,
-          demoOnNetwork: options.demoOnNetwork === true,
-          ...(options.rollKeyFile !== undefined ? { rollKeyFile: options.rollKeyFile } : {}),
-          ...(tls ? { tls } : {}),
-          ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
-          ...(options.allowedOrigin ? { allowedOrigins: options.allowedOrigin } : {}),
-          sessionIdleMs: idleMinutes * 60_000,
-          say: (line) => io.stdout.write(`${line}\n`),
-          terminal: io.stdout.isTTY === true,
-        });
-      } catch (error) {
-        if (error instanceof RollKeyError || error instanceof ServeRefused)
-          throw new InputError(error.message);
-        throw error;
-      }
-      const running = app;
-      // SIGTERM: stop taking bets, finish the commit in flight, close connections (nothing acknowledged is lost).
-      await new Promise<void>((done) => {
-        const stop = (): void => {
-          io.stdout.write('Shutting down: finishing the commits in flight.\n');
-          void running
-            .shutdown()
-            .then(() => running.ctx.store.close())
-            .then(done);
-        };
-        process.once('SIGTERM', stop);
-        process.once('SIGINT', stop);
+    .option('--session-idle-minutes <minutes>', 'a session unused this long ends', '30');
+  // PostgreSQL only: how long to wait before answering 503 rather than hanging.
+  for (const [flag, env, field, what] of TIMEOUT_OPTIONS)
+    command.addOption(
+      new Option(`${flag} <ms>`, `PostgreSQL: how long to wait ${what}`)
+        .env(env)
+        .default(String(DEFAULT_PG_TIMEOUTS[field])),
+    );
+  command.action(async (options: ServeCliOptions) => {
+    const port = Number(options.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535)
+      throw new InputError(`--port must be 0 to 65535, got "${options.port}"`);
+    if (options.currency !== 'MOP' && options.currency !== 'HKD')
+      throw new InputError(`--currency must be MOP or HKD, got "${options.currency}"`);
+    const idleMinutes = Number(options.sessionIdleMinutes);
+    if (!Number.isInteger(idleMinutes) || idleMinutes < 1 || idleMinutes > 720)
+      throw new InputError(
+        `--session-idle-minutes must be 1 to 720, got "${options.sessionIdleMinutes}"`,
+      );
+    for (const origin of options.allowedOrigin ?? [])
+      if (!/^https?:\/\/[^/\s]+$/.test(origin))
+        throw new InputError(`--allowed-origin: "${origin}" is not scheme://host[:port]`);
+    const tls = tlsFiles(options);
+    const timeouts = timeoutsOf(options);
+    let running;
+    try {
+      running = await serve({
+        dataDir: options.data,
+        ...(options.db ? { db: options.db } : {}),
+        port,
+        host: options.host,
+        currency: options.currency,
+        tableId: options.table,
+        supervisor: options.supervisor,
+        demo: options.demo === true,
+        demoOnNetwork: options.demoOnNetwork === true,
+        ...(options.rollKeyFile !== undefined ? { rollKeyFile: options.rollKeyFile } : {}),
+        ...(tls ? { tls } : {}),
+        ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+        ...(options.allowedOrigin ? { allowedOrigins: options.allowedOrigin } : {}),
+        sessionIdleMs: idleMinutes * 60_000,
+        timeouts,
+        say: (line) => io.stdout.write(`${line}\n`),
+        terminal: io.stdout.isTTY === true,
       });
+    } catch (error) {
+      if (error instanceof RollKeyError || error instanceof ServeRefused)
+        throw new InputError(error.message);
+      throw error;
+    }
+    const app = running;
+    // SIGTERM: stop taking bets, finish the commit in flight, close connections (nothing acknowledged is lost).
+    await new Promise<void>((done) => {
+      const stop = (): void => {
+        io.stdout.write('Shutting down: finishing the commits in flight.\n');
+        void app
+          .shutdown()
+          .then(() => app.ctx.store.close())
+          .then(done);
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
     });
+  });
 }
 
 function tlsFiles(options: ServeCliOptions): { cert: Buffer; key: Buffer } | undefined {

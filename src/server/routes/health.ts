@@ -1,13 +1,44 @@
 /** Liveness, readiness, metrics and the OpenAPI document. */
+import { statfs } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
+import { asStoreUnavailable } from '../../ledger/index.js';
 import type { AppContext } from '../context.js';
+import { errorBody } from '../http-error.js';
 import { openApiDocument } from '../openapi.js';
 
-export function healthRoutes(app: FastifyInstance, ctx: AppContext, isReady: () => boolean): void {
+export function healthRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  isReady: () => boolean,
+  sqliteDir: string | undefined,
+): void {
   app.get('/healthz', (_request, reply) => reply.send({ status: 'ok' }));
+  // Ready means able to commit: a database that is away or slower than its timeouts, or an
+  // SQLite disk without room, makes a 503.
   app.get('/readyz', async (_request, reply) => {
     if (!isReady()) return reply.status(503).send({ status: 'shutting-down' });
-    await ctx.store.journalHead();
+    if (sqliteDir !== undefined) {
+      const disk = await statfs(sqliteDir);
+      const freeBytes = disk.bavail * disk.bsize;
+      if (freeBytes < ctx.limits.diskFreeBytesMin)
+        return reply.status(503).send({
+          status: 'disk-full',
+          ...errorBody(
+            'disk_full',
+            `the database's disk has ${freeBytes} bytes free, below ${ctx.limits.diskFreeBytesMin}`,
+          ),
+        });
+    }
+    try {
+      await ctx.store.journalHead();
+    } catch (error) {
+      const unavailable = asStoreUnavailable(error);
+      if (unavailable === undefined) throw error;
+      return reply.status(503).send({
+        status: 'database-unavailable',
+        ...errorBody(unavailable.code, unavailable.message),
+      });
+    }
     return { status: 'ready' };
   });
   app.get('/metrics', async (_request, reply) =>
