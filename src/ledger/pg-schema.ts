@@ -146,4 +146,11 @@ CREATE INDEX sessions_by_user ON sessions (user_id);
 CREATE INDEX sessions_by_expiry ON sessions (expires_at_ms);
 `,
   },
+  {
+    version: 8,
+    name: 'a password somebody else chose must be changed at first sign-in',
+    sql: `
+ALTER TABLE users ADD COLUMN must_change_password BOOLEAN NOT NULL DEFAULT FALSE;
+`,
+  },
 ];

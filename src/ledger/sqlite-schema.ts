@@ -124,4 +124,12 @@ CREATE INDEX sessions_by_user ON sessions (user_id);
 CREATE INDEX sessions_by_expiry ON sessions (expires_at_ms);
 `,
   },
+  {
+    version: 8,
+    name: 'a password somebody else chose must be changed at first sign-in',
+    sql: `
+ALTER TABLE users ADD COLUMN must_change_password INTEGER NOT NULL DEFAULT 0
+  CHECK (must_change_password IN (0, 1));
+`,
+  },
 ];

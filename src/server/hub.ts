@@ -17,6 +17,8 @@ import type { Metrics } from './metrics.js';
 import { type RecentResult, resultOf, type StakesSummary } from './views.js';
 
 export const HISTORY_ROUNDS_MAX = 100;
+/** The close code of a socket whose user's sessions ended: sign in again. */
+export const WS_CLOSE_SESSION_ENDED = 4003;
 /**
  * How often at most a summary-feed socket gets the stakes by spot while bets
  * come in: every 250 ms, or less often on a crowded table, where each `stakes`
@@ -313,6 +315,16 @@ export class Hub {
   /** Resolves once every tracked request has been answered. */
   async idle(): Promise<void> {
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  /**
+   * Closes every socket of a user whose sessions just ended (disabled, password
+   * reset or changed, session revoked): the page learns it at once and signs out.
+   */
+  endUserSockets(userId: string): void {
+    for (const table of this.clients.values())
+      for (const c of table.all)
+        if (c.user?.id === userId) c.socket.close(WS_CLOSE_SESSION_ENDED, 'session ended');
   }
 
   closeAll(code: number, reason: string): void {

@@ -52,3 +52,22 @@ export async function verifyPassword(password: string, encoded: string): Promise
 export function generatePassword(): string {
   return randomBytes(18).toString('base64url');
 }
+
+export const PASSWORD_LENGTH_MIN = 10;
+const DISTINCT_CHARACTERS_MIN = 5;
+
+/**
+ * The one test of a new password's strength, for every path that sets one
+ * (account creation, a supervisor's reset, changing one's own): why it is too
+ * weak, or undefined when it will do. Long enough, not the username, and not
+ * a few characters repeated.
+ */
+export function passwordWeakness(password: string, username: string): string | undefined {
+  if ([...password].length < PASSWORD_LENGTH_MIN)
+    return `a password needs at least ${PASSWORD_LENGTH_MIN} characters`;
+  if (password.toLowerCase() === username.toLowerCase())
+    return 'a password must not be the username';
+  if (new Set(password).size < DISTINCT_CHARACTERS_MIN)
+    return `a password needs at least ${DISTINCT_CHARACTERS_MIN} different characters`;
+  return undefined;
+}

@@ -35,6 +35,11 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   readonly query?: z.ZodType<Q>;
   readonly params?: z.ZodType<P>;
   readonly successStatus?: number;
+  /**
+   * Whether a user who must change their password (a password somebody else
+   * chose) may call it; only signing out, reading oneself and changing it may.
+   */
+  readonly allowedBeforePasswordChange?: true;
   readonly handler: (input: RouteInput<B, Q, P>) => Promise<unknown>;
 }
 
@@ -61,6 +66,13 @@ export function registerRoute<B, Q, P>(
     handler: async (request, reply) => {
       const user = await authenticate(ctx.store, request, ctx.clock());
       const caller = spec.roles === 'public' ? (user as User) : requireRole(user, spec.roles);
+      if (caller?.mustChangePassword && spec.allowedBeforePasswordChange !== true) {
+        throw new HttpError(
+          403,
+          'password_change_required',
+          'change your password first: POST /api/v1/me/password',
+        );
+      }
       const keyHeader = request.headers['idempotency-key'];
       const idempotencyKey = typeof keyHeader === 'string' ? keyHeader : undefined;
       if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {

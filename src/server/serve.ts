@@ -12,7 +12,7 @@ import { openStore } from '../service/open-store.js';
 import { defaultTableSettings } from '../service/table-settings.js';
 import { type App, buildApp } from './app.js';
 import { generatePassword } from './passwords.js';
-import { createUser } from './routes/users.js';
+import { createUser } from './accounts.js';
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -79,7 +79,14 @@ async function firstSupervisor(store: Store, username: string): Promise<string |
   const password = process.env['CUSSEC_SUPERVISOR_PASSWORD'] ?? generatePassword();
   await createUser(
     store,
-    { username, password, role: 'supervisor', displayName: 'Supervisor' },
+    {
+      username,
+      password,
+      role: 'supervisor',
+      displayName: 'Supervisor',
+      // A password printed on a console is changed at first sign-in.
+      mustChangePassword: process.env['CUSSEC_SUPERVISOR_PASSWORD'] === undefined,
+    },
     'cussec serve',
   );
   return process.env['CUSSEC_SUPERVISOR_PASSWORD'] === undefined ? password : undefined;
@@ -97,7 +104,7 @@ async function demoUsers(store: Store): Promise<void> {
     if ((await store.findUserByUsername(username)) !== undefined) continue;
     const user = await createUser(
       store,
-      { username, password: DEMO_PASSWORD, role, displayName },
+      { username, password: DEMO_PASSWORD, role, displayName, mustChangePassword: false },
       'cussec serve --demo',
     );
     if (role === 'player') {
