@@ -117,6 +117,7 @@ const ROWS: Record<string, Row> = {
     body: () => ({ amountMinor: 1_000 }),
   },
   'GET /api/v1/users': { access: ['supervisor'], url: () => '/api/v1/users' },
+  'GET /api/v1/floor': { access: ['supervisor', 'inspector'], url: () => '/api/v1/floor' },
   'POST /api/v1/users': {
     access: ['supervisor'],
     url: () => '/api/v1/users',
