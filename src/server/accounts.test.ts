@@ -40,7 +40,7 @@ async function call(
   });
   return {
     status: response.statusCode,
-    json: response.body === '' ? {} : (response.json() as Record<string, unknown>),
+    json: response.body === '' ? {} : response.json<Record<string, unknown>>(),
   };
 }
 
