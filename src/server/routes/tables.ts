@@ -207,12 +207,12 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['supervisor'],
     body: z.object({ tableId: id, name: z.string().min(1).max(64).optional() }).passthrough(),
     successStatus: 201,
-    handler: async ({ body }) => {
+    handler: async ({ body, user }) => {
       const { tableId, name, ...rest } = body;
       const parsed = parseTableSettings({ ...defaultTableSettings(tableId, name), ...rest });
       if (!parsed.ok)
         throw new HttpError(400, parsed.error.code, parsed.error.message, parsed.error.article);
-      const created = await ctx.service.createTable(parsed.value);
+      const created = await ctx.service.createTable(parsed.value, user.id);
       if (created === 'exists')
         throw new HttpError(409, 'table_exists', `table "${tableId}" exists`);
       return viewOf(ctx, tableId);
