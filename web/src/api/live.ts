@@ -19,6 +19,8 @@ export interface LiveHandlers {
 
 /** Close code of a resume whose `after` is too far behind (the server's limit). */
 export const WS_CLOSE_TOO_FAR_BEHIND = 4001;
+/** The server closes a socket with this when its user's sessions ended (disabled, reset, revoked). */
+export const WS_CLOSE_SESSION_ENDED = 4003;
 const RETRY_MS_MIN = 500;
 const RETRY_MS_MAX = 10_000;
 
@@ -75,6 +77,12 @@ export class LiveTable {
     socket.onmessage = (message) => this.receive(message.data);
     socket.onclose = (event) => {
       if (this.socket !== socket || this.stopped) return;
+      if (event.code === WS_CLOSE_SESSION_ENDED) {
+        // Signed out by the house: back to the sign-in page (as on a 401), no reconnecting.
+        this.stopped = true;
+        location.hash = '#/';
+        return;
+      }
       // The server cannot replay that far back: start afresh from a new hello view.
       if (event.code === WS_CLOSE_TOO_FAR_BEHIND) this.lastSeq = null;
       this.handlers.onStatus('reconnecting');

@@ -32,26 +32,27 @@ export function homeRoute(role: Role, tableId: string | null): string {
     case 'cashier':
       return '#/cage';
     case 'inspector':
-    case 'supervisor':
       return '#/inspector';
+    case 'supervisor':
+      return '#/floor';
   }
 }
 
 /** The pages a role may open, for the navigation bar. */
 export function navFor(
   role: Role,
-): readonly ('table' | 'croupier' | 'board' | 'inspector' | 'cage')[] {
+): readonly ('table' | 'croupier' | 'board' | 'inspector' | 'cage' | 'floor')[] {
   switch (role) {
     case 'player':
       return ['table', 'board'];
     case 'croupier':
       return ['croupier', 'board'];
     case 'supervisor':
-      return ['croupier', 'board', 'inspector', 'cage'];
+      return ['floor', 'croupier', 'board', 'inspector', 'cage'];
     case 'cashier':
       return ['cage'];
     case 'inspector':
-      return ['board', 'inspector'];
+      return ['board', 'inspector', 'floor'];
   }
 }
 
