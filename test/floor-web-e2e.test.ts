@@ -260,6 +260,8 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
       .toBe(en('err.invalid_credentials'));
 
     await supervisor.locator('[data-focus="enable:croupier"]').click();
+    // The list is redrawn once enabled: fill the new row's field, not the old one's.
+    await supervisor.locator('[data-focus="disable:croupier"]').waitFor();
     await supervisor.locator('[data-focus="reset-pass:croupier"]').fill('given by the boss 1');
     await supervisor.locator('[data-focus="reset:croupier"]').click();
     await supervisor.locator('tr[data-user="croupier"] .tag-info').waitFor();

@@ -38,6 +38,15 @@ export function homeRoute(role: Role, tableId: string | null): string {
   }
 }
 
+/** Navigates, or re-routes when already there (no hashchange fires for the same hash). */
+export function go(target: string): void {
+  if (location.hash === target || (target === '#/' && location.hash === '')) {
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+  } else {
+    location.hash = target;
+  }
+}
+
 /** The pages a role may open, for the navigation bar. */
 export function navFor(
   role: Role,

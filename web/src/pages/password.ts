@@ -6,7 +6,7 @@
  */
 import { changePassword } from '../api/endpoints.js';
 import type { Me } from '../api/types.js';
-import { homeRoute, loadSession } from '../app/session.js';
+import { go, homeRoute, loadSession } from '../app/session.js';
 import { onLanguage, t } from '../i18n/i18n.js';
 import { h, replaceChildren } from '../ui/dom.js';
 import { shell } from '../ui/shell.js';
@@ -34,7 +34,7 @@ export function passwordPage(me: Me): Page {
         await changePassword(current.value, next.value);
         toast(t('password.done'), 'ok');
         const fresh = await loadSession();
-        if (fresh !== null) location.hash = homeRoute(fresh.user.role, null);
+        if (fresh !== null) go(homeRoute(fresh.user.role, null));
       } catch (error) {
         toastError(error);
       }
