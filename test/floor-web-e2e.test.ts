@@ -124,7 +124,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
         '--demo',
       ],
       { CUSSEC_LOG_LEVEL: 'warn', CUSSEC_SUPERVISOR_PASSWORD: undefined },
-      30_000,
+      60_000,
     );
     const line = await server.line((l) => l.includes('one-time password'));
     oneTime = /one-time password (\S+)/.exec(line)![1]!;
@@ -141,7 +141,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
       ],
     });
     supervisor = await open('supervisor');
-  }, 90_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();

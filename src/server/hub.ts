@@ -327,6 +327,17 @@ export class Hub {
         if (c.user?.id === userId) c.socket.close(WS_CLOSE_SESSION_ENDED, 'session ended');
   }
 
+  /**
+   * Sends a message to every socket of one user, at every table: the cage's
+   * deposits and withdrawals reach the player's page at once. This node's
+   * sockets only (the cage answers on the node the cashier uses).
+   */
+  sendToUser(userId: string, message: object): void {
+    const data = JSON.stringify(message);
+    for (const table of this.clients.values())
+      for (const c of table.all) if (c.user?.id === userId) this.send(c, data);
+  }
+
   closeAll(code: number, reason: string): void {
     for (const timer of this.stakesTimers.values()) clearTimeout(timer);
     this.stakesTimers.clear();

@@ -15,6 +15,8 @@ export interface LiveHandlers {
   readonly onStatus: (status: LiveStatus) => void;
   /** Staff only (croupier, supervisor, inspector): the server sends players none. */
   readonly onAlert?: (alert: FairnessAlertMessage) => void;
+  /** The player's wallet changed at the cage. */
+  readonly onWallet?: (balanceMinor: number) => void;
 }
 
 /** Close code of a resume whose `after` is too far behind (the server's limit). */
@@ -111,6 +113,8 @@ export class LiveTable {
       this.handlers.onEvent(message.event, message.seq);
     } else if (message.type === 'fairness-alert') {
       this.handlers.onAlert?.(message);
+    } else if (message.type === 'wallet') {
+      this.handlers.onWallet?.(message.balanceMinor);
     }
   }
 }

@@ -150,6 +150,8 @@ export type ServerMessage =
   | { readonly type: 'event'; readonly seq: number; readonly event: RoundEvent }
   | { readonly type: 'ack'; readonly requestId: string }
   | FairnessAlertMessage
+  /** To a player's sockets when the cage moves money in or out of the wallet. */
+  | { readonly type: 'wallet'; readonly balanceMinor: number }
   | { readonly type: 'error'; readonly requestId?: string; readonly error: ApiErrorBody };
 
 /** Art. 1.1: a chi-square test of the table's dice fell under the alert level, or recovered. */

@@ -17,6 +17,7 @@ export interface FeedHandlers {
   readonly onEvent?: (event: RoundEvent, seq: number) => void;
   readonly onStatus?: (status: LiveStatus) => void;
   readonly onAlert?: (alert: FairnessAlertMessage) => void;
+  readonly onWallet?: (balanceMinor: number) => void;
 }
 
 export class TableFeed {
@@ -39,6 +40,7 @@ export class TableFeed {
       },
       onStatus: (status) => handlers.onStatus?.(status),
       ...(handlers.onAlert ? { onAlert: handlers.onAlert } : {}),
+      ...(handlers.onWallet ? { onWallet: handlers.onWallet } : {}),
     });
   }
 

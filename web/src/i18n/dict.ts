@@ -114,6 +114,12 @@ export const DICT = {
   'player.undo': e('撤回', 'Retirar última', 'Undo'),
   'player.clear': e('全部撤回', 'Retirar todas', 'Clear'),
   'player.limits': e('限紅 {min} – {max}', 'Limites {min} – {max}', 'Limits {min} – {max}'),
+  'player.offline': e(
+    '連線中斷，重新連線中…',
+    'Ligação perdida: a religar…',
+    'Connection lost: reconnecting…',
+  ),
+  'player.closed': e('停止下注', 'Apostas fechadas', 'Betting closed'),
   'player.countdown': e('剩餘 {s} 秒', 'Faltam {s} s', '{s} s left'),
   'player.noTimer': e(
     '荷官鳴鐘停止下注',
