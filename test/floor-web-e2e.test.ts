@@ -190,7 +190,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     await step(croupier, 'pay-all', 'paid');
     await card.locator('.phase-pill.phase-paid').waitFor();
     await croupier.context().close();
-  });
+  }, 90_000);
 
   it('runs the Art. 8 flow: earliest date, a refusal with its article, authorization, withdrawal', async () => {
     await supervisor.locator('#options-table').selectOption(NEW_TABLE);
@@ -230,7 +230,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     await supervisor.locator('.proposal-authorized').waitFor();
     await supervisor.locator('.proposal-pending button.btn-red').click();
     await supervisor.locator('.proposal-withdrawn').waitFor();
-  });
+  }, 90_000);
 
   it('uploads a year of holidays', async () => {
     await supervisor
@@ -270,7 +270,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     await changePassword(croupier, 'given by the boss 1', 'my own console key');
     await croupier.waitForURL(/#\/($|croupier)/);
     await croupier.context().close();
-  });
+  }, 90_000);
 
   it('shows the floor in zh-Hant, pt and en at desktop and phone sizes', async () => {
     for (const lang of ['zh-Hant', 'pt', 'en'] as const) {
@@ -278,5 +278,5 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
       await supervisor.locator('.table-name').getByText(DICT['floor.title'][lang]).waitFor();
       await shoot(supervisor, `floor-01-floor-${lang}`);
     }
-  });
+  }, 90_000);
 });

@@ -428,6 +428,19 @@ export const DICT = {
   'event.round-settled': e('結算', 'Jogada liquidada', 'Round settled'),
   'event.prizes-paid': e('已派彩', 'Prémios pagos', 'Prizes paid'),
 
+  'event.user-created': e('新增帳戶', 'Conta criada', 'Account created'),
+  'event.user-disabled': e('停用帳戶', 'Conta desactivada', 'Account disabled'),
+  'event.user-enabled': e('啟用帳戶', 'Conta activada', 'Account enabled'),
+  'event.password-reset': e('重設密碼', 'Palavra-passe reposta', 'Password reset'),
+  'event.password-changed': e('更改密碼', 'Palavra-passe mudada', 'Password changed'),
+  'event.session-revoked': e('結束登入', 'Sessão terminada', 'Session ended'),
+  'event.table-created': e('新增賭枱', 'Mesa criada', 'Table created'),
+  'event.table-settings-changed': e(
+    '更改賭枱設定',
+    'Definições alteradas',
+    'Table settings changed',
+  ),
+
   'err.network': e('無法連接伺服器。', 'Sem ligação ao servidor.', 'The server cannot be reached.'),
   'err.betting_closed': e('已停止下注。', 'As apostas terminaram.', 'Betting is closed.'),
   'err.betting_not_open': e(
@@ -474,7 +487,7 @@ export const DICT = {
     'Your role may not do that.',
   ),
 
-  'err.generic': e(
+  'app.errorGeneric': e(
     '伺服器拒絕了此請求（{code}）。',
     'O servidor recusou o pedido ({code}).',
     'The server refused the request ({code}).',
@@ -669,7 +682,7 @@ export const DICT = {
     'Palavra-passe de {name} reposta; as sessões terminaram.',
     "{name}'s password is reset; their sessions ended.",
   ),
-  'floor.sessions': e('登入', 'Sessões', 'Sessions'),
+  'floor.sessions': e('登入紀錄', 'Sessões', 'Sessions'),
   'floor.revoke': e('結束', 'Terminar', 'End'),
   'floor.noSessions': e('沒有登入。', 'Nenhuma sessão.', 'No session.'),
   'floor.confirmDisable': e(

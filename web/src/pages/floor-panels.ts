@@ -215,7 +215,6 @@ export function createTablePanel(ctx: FloorContext): HTMLElement {
     h('option', { value: 'lever' }, t('inspector.shaker.lever')),
   );
   const board = h('input', { type: 'checkbox', checked: true });
-  const layouts = input({ value: '1', inputmode: 'numeric' });
   const min = input({ value: '10', inputmode: 'decimal' });
   const max = input({ value: '10000', inputmode: 'decimal' });
   const timer = input({ value: '30', inputmode: 'numeric' });
@@ -230,13 +229,13 @@ export function createTablePanel(ctx: FloorContext): HTMLElement {
         ...(name.value.trim() === '' ? {} : { name: name.value.trim() }),
         shaker: shaker.value,
         displayBoard: board.checked,
-        layoutCount: Number(layouts.value),
         stakeMinorMin: stakeMin,
         stakeMinorMax: stakeMax,
         bettingTimerMs: timer.value.trim() === '' ? null : Number(timer.value) * 1000,
       });
       toast(t('floor.created', { id: id.value.trim() }), 'ok');
       await ctx.reload();
+      ctx.rerender();
     });
   };
   return panel(
@@ -247,7 +246,6 @@ export function createTablePanel(ctx: FloorContext): HTMLElement {
       ...field('new-table-id', t('floor.tableId'), id),
       ...field('new-table-name', t('floor.tableName'), name),
       ...field('new-table-shaker', t('floor.shaker'), shaker),
-      ...field('new-table-layouts', t('floor.layouts'), layouts),
       ...field('new-table-min', t('floor.stakeMin'), min),
       ...field('new-table-max', t('floor.stakeMax'), max),
       ...field('new-table-timer', t('floor.timer'), timer),
@@ -429,6 +427,7 @@ export function holidaysPanel(ctx: FloorContext): HTMLElement {
         const loaded = await uploadHolidays(JSON.parse(await chosen.text()) as unknown);
         toast(t('floor.uploaded', { year: loaded.year }), 'ok');
         await ctx.reload();
+        ctx.rerender();
       });
     },
   });

@@ -32,6 +32,8 @@ export interface FloorContext {
   readonly floor: () => Floor | null;
   /** Fetches the floor again and redraws. */
   readonly reload: () => Promise<void>;
+  /** Redraws the lower panels too (after a new table or holiday year). */
+  readonly rerender: () => void;
   readonly now: () => number;
 }
 
@@ -61,6 +63,7 @@ export function floorPage(me: Me): Page {
       }
     },
     now: () => Date.now(),
+    rerender: () => render(),
   };
 
   const schedule = (): void => {

@@ -64,7 +64,7 @@ export function toast(text: string, tone: Tone = 'info', article?: string): void
 export function errorText(error: unknown): { text: string; article?: string } {
   if (error instanceof ApiError) {
     const key = `err.${error.code}`;
-    const text = key in DICT ? t(key as Key) : t('err.generic', { code: error.code });
+    const text = key in DICT ? t(key as Key) : t('app.errorGeneric', { code: error.code });
     return error.article === undefined ? { text } : { text, article: error.article };
   }
   return { text: error instanceof Error ? error.message : String(error) };
