@@ -177,7 +177,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     const croupier = await open('croupier');
     await signIn(croupier, 'croupier', DEMO_PASSWORD);
     // Two tables now: the chooser.
-    await croupier.locator(`a[href="#/croupier/${NEW_TABLE}"]`).click();
+    await croupier.locator(`.table-list a[href="#/croupier/${NEW_TABLE}"]`).click();
     await croupier.locator('.table-bar .phase-pill').waitFor();
     await step(croupier, 'cover', 'covered');
     await step(croupier, 'fasten-latches', 'latched');
@@ -244,7 +244,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
   it('disables the croupier mid-shift (the console signs out), then a reset forces a change', async () => {
     const croupier = await open('croupier-2');
     await signIn(croupier, 'croupier', DEMO_PASSWORD);
-    await croupier.locator('a[href="#/croupier/T1"]').click();
+    await croupier.locator('.table-list a[href="#/croupier/T1"]').click();
     await croupier.locator('.table-bar .phase-pill').waitFor();
     await supervisor.reload();
     await supervisor.locator('[data-focus="disable:croupier"]').click();
@@ -267,7 +267,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     await signIn(croupier, 'croupier', 'given by the boss 1');
     await croupier.locator('.notice-required').waitFor();
     await changePassword(croupier, 'given by the boss 1', 'my own console key');
-    await croupier.locator('a[href="#/croupier/T1"]').waitFor();
+    await croupier.locator('.table-list a[href="#/croupier/T1"]').waitFor();
     await croupier.context().close();
   }, 90_000);
 
