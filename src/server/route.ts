@@ -66,7 +66,12 @@ export function registerRoute<B, Q, P>(
     handler: async (request, reply) => {
       const user = await authenticate(ctx.store, request, ctx.clock());
       const caller = spec.roles === 'public' ? (user as User) : requireRole(user, spec.roles);
-      if (caller?.mustChangePassword && spec.allowedBeforePasswordChange !== true) {
+      // Public routes answer everyone alike, so a pending change does not block them.
+      if (
+        spec.roles !== 'public' &&
+        caller.mustChangePassword &&
+        spec.allowedBeforePasswordChange !== true
+      ) {
         throw new HttpError(
           403,
           'password_change_required',

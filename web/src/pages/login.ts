@@ -88,6 +88,10 @@ function loginForm(): HTMLElement[] {
 /** Goes straight to the role's page when there is no choice to make. */
 async function goHome(me: Me): Promise<void> {
   const role = me.user.role;
+  if (me.user.mustChangePassword === true) {
+    go('#/password');
+    return;
+  }
   if (role !== 'player' && role !== 'croupier') {
     go(homeRoute(role, null));
     return;
