@@ -403,7 +403,9 @@ class PlayerPage implements Page {
   private markLayout(): void {
     const host = this.parts.layoutHost;
     const offline = this.live !== 'live';
-    const closed = !offline && this.view !== null && !this.bettingOpen();
+    // After the reveal the lit winners are the news (Art. 3.2): they stay bright.
+    const showingResult = this.view?.phase === 'revealed' || this.view?.phase === 'paid';
+    const closed = !offline && this.view !== null && !this.bettingOpen() && !showingResult;
     host.classList.toggle('felt-offline', offline);
     host.classList.toggle('felt-closed', closed);
     host.dataset['state'] = offline ? t('player.offline') : closed ? t('player.closed') : '';
