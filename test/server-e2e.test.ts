@@ -78,6 +78,7 @@ const REACHABLE = [
   'invalid_table_settings',
   'username_taken',
   'weak_password',
+  'password_change_required',
   // The HTTP layer.
   'invalid_credentials',
   'too_many_attempts',
@@ -187,6 +188,18 @@ async function login(username: string, password: string): Promise<void> {
   expect(answer.headers.get('set-cookie')).toMatch(/^cussec_session=.*HttpOnly/);
 }
 
+/** A password somebody else chose is changed first; the change gives a fresh token. */
+async function changePassword(username: string, current: string, next: string): Promise<void> {
+  await refused(
+    api(username, 'GET', '/api/v1/tables/T1/events?after=0&limit=1'),
+    'password_change_required',
+  );
+  const answer = await ok(
+    api(username, 'POST', '/api/v1/me/password', { currentPassword: current, newPassword: next }),
+  );
+  tokens[username] = (answer.body as { token: string }).token;
+}
+
 /** The answer to a socket request, with its error codes recorded. */
 async function wsAnswer(client: SocketClient, requestId: string): Promise<Message> {
   const answer = await client.answer(requestId);
@@ -241,6 +254,7 @@ describe('cussec serve, end to end', () => {
       'too_many_attempts',
     );
     await login('supervisor', password);
+    await changePassword('supervisor', password, 'the supervisor now');
     for (const name of ['croupier', 'cashier', 'inspector', 'player1', 'player2'])
       await login(name, DEMO_PASSWORD);
     await refused(api(undefined, 'GET', '/api/v1/me'), 'unauthenticated');
@@ -279,12 +293,13 @@ describe('cussec serve, end to end', () => {
     await refused(
       api('supervisor', 'POST', '/api/v1/users', {
         username: 'p4',
-        password: 'another-password',
-        role: 'dealer',
+        password: 'a long password',
+        role: 'croupier-in-chief',
       }),
       'invalid_request',
     );
     await login('player3', 'player3-password');
+    await changePassword('player3', 'player3-password', 'player3-own-password');
     const deposit = await ok(
       api(
         'cashier',

@@ -23,9 +23,8 @@
  * the API) gives the table a 2-minute betting timer, so that a slow machine
  * never hears the bell ring on its own in the middle of a test.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -40,6 +39,7 @@ import { compilePaytable, type Dice, type Paytable, settle, spotById } from '../
 import { DICT } from '../web/src/i18n/dict.js';
 import { chipLabel, formatMoney } from '../web/src/logic/money.js';
 import { freePort, ServeProcess } from './serve-process.js';
+import { buildWebIfStale } from './web-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -67,28 +67,6 @@ if (!HAVE_CHROMIUM) {
 }
 
 const en = (key: keyof typeof DICT): string => DICT[key].en;
-
-/** The built app is older than its sources (or missing): build it, as `npm run build` does. */
-function buildWebIfStale(): void {
-  const built = join(ROOT, 'dist', 'web', 'index.html');
-  const newest = (dir: string): number =>
-    Math.max(
-      0,
-      ...readdirSync(dir, { withFileTypes: true }).map((d) =>
-        d.isDirectory() ? newest(join(dir, d.name)) : statSync(join(dir, d.name)).mtimeMs,
-      ),
-    );
-  const sources = Math.max(
-    newest(join(ROOT, 'web')),
-    newest(join(ROOT, 'src', 'rules')),
-    newest(join(ROOT, 'src', 'math')),
-  );
-  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
-  execFileSync(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', 'web', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-}
 
 /** `cussec serve --demo` from source, with its output kept for the failure message. */
 const startServer = (dataDir: string, port: number): Promise<ServeProcess> =>

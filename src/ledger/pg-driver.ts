@@ -172,18 +172,32 @@ export class PgTxDriver implements TxDriver {
     // insert of the same key is waited for, so the loser sees the winner's row.
     const rows = await this.q(
       undefined,
-      `INSERT INTO users (id, username, username_key, display_name, role, password_hash, created_at_ms)
-      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
-      [u.id, u.username, u.usernameKey, u.displayName, u.role, u.passwordHash, u.createdAtMs],
+      `INSERT INTO users (id, username, username_key, display_name, role, password_hash, created_at_ms,
+      must_change_password)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING id`,
+      [
+        u.id,
+        u.username,
+        u.usernameKey,
+        u.displayName,
+        u.role,
+        u.passwordHash,
+        u.createdAtMs,
+        u.mustChangePassword,
+      ],
     );
     return rows.length === 1;
   }
 
-  async updateUserPassword(id: string, passwordHash: string): Promise<boolean> {
+  async updateUserPassword(
+    id: string,
+    passwordHash: string,
+    mustChange: boolean,
+  ): Promise<boolean> {
     const rows = await this.q(
       undefined,
-      'UPDATE users SET password_hash = $1 WHERE id = $2 RETURNING id',
-      [passwordHash, id],
+      'UPDATE users SET password_hash = $1, must_change_password = $2 WHERE id = $3 RETURNING id',
+      [passwordHash, mustChange, id],
     );
     return rows.length === 1;
   }

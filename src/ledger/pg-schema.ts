@@ -147,7 +147,7 @@ CREATE INDEX sessions_by_expiry ON sessions (expires_at_ms);
 `,
   },
   {
-    version: 4,
+    version: 3,
     name: 'audit checkpoints',
     // What a verified audit reached: the entry (seq, hash) and the replay's state
     // there, so that the next audit reads only the entries after it.
@@ -161,7 +161,14 @@ CREATE TABLE audit_checkpoints (
 `,
   },
   {
-    version: 10,
+    version: 4,
+    name: 'a password somebody else chose must be changed at first sign-in',
+    sql: `
+ALTER TABLE users ADD COLUMN must_change_password BOOLEAN NOT NULL DEFAULT FALSE;
+`,
+  },
+  {
+    version: 5,
     name: 'read models: indexed journal types, settled rounds by time, kept state',
     // The type list is written out, not built from INDEXED_JOURNAL_TYPES: a released migration never changes.
     sql: `

@@ -25,6 +25,7 @@ import {
   type JournalRow,
   pageLimit,
   TABLE_COLUMNS,
+  SESSION_COLUMNS,
   SESSION_USER_COLUMNS,
   toJournalEntry,
   TRANSFER_COLUMNS,
@@ -607,6 +608,16 @@ class PgStore implements Store {
     assertTokenHash(tokenHash);
     const result = await this.run('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
     return result.rowCount === 1;
+  }
+
+  async listUserSessions(userId: string, nowMs: number): Promise<Session[]> {
+    assertInstant(nowMs, 'nowMs');
+    return this.all<Session>(
+      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = $1 AND expires_at_ms > $2
+      ORDER BY created_at_ms DESC, token_hash`,
+      userId,
+      nowMs,
+    );
   }
 
   async deleteUserSessions(userId: string): Promise<number> {

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { ALICE, BOB, CAGE, IN_PLAY, seedTable, transfer } from './test-fixtures.js';
 import { withStores } from './testing.js';
 
-withStores('reads by the indexes of migration 10', (h) => {
+withStores('reads by the indexes of migration 5', (h) => {
   it('gives each wallet movement of the rounds asked for with the balance it left, whatever came after', async () => {
     const store = await h.open();
     await seedTable(store);

@@ -11,7 +11,8 @@ export const TRANSFER_COLUMNS = `id, debit_account_id AS "debitAccountId", credi
 
 export const TABLE_COLUMNS = `id, config_json AS "configJson", state_json AS "stateJson", version, updated_at_ms AS "updatedAtMs"`;
 
-export const USER_COLUMNS = `id, username, display_name AS "displayName", role, created_at_ms AS "createdAtMs", disabled`;
+export const USER_COLUMNS = `id, username, display_name AS "displayName", role, created_at_ms AS "createdAtMs", disabled,
+  must_change_password AS "mustChangePassword"`;
 
 /** Only for findUserByUsername: every other read leaves the hash in the database. */
 export const USER_SECRET_COLUMNS = `${USER_COLUMNS}, password_hash AS "passwordHash"`;
@@ -19,7 +20,11 @@ export const USER_SECRET_COLUMNS = `${USER_COLUMNS}, password_hash AS "passwordH
 /** A session joined with its user (aliases s and u), shaped as SessionUserRow. */
 export const SESSION_USER_COLUMNS = `s.token_hash AS "tokenHash", s.user_id AS "userId",
   s.created_at_ms AS "sessionCreatedAtMs", s.expires_at_ms AS "expiresAtMs", s.last_seen_at_ms AS "lastSeenAtMs",
-  u.id, u.username, u.display_name AS "displayName", u.role, u.created_at_ms AS "createdAtMs", u.disabled`;
+  u.id, u.username, u.display_name AS "displayName", u.role, u.created_at_ms AS "createdAtMs", u.disabled,
+  u.must_change_password AS "mustChangePassword"`;
+
+export const SESSION_COLUMNS = `token_hash AS "tokenHash", user_id AS "userId", created_at_ms AS "createdAtMs",
+  expires_at_ms AS "expiresAtMs", last_seen_at_ms AS "lastSeenAtMs"`;
 
 export const JOURNAL_COLUMNS = `seq, table_id AS "tableId", type, payload_json AS "payloadJson", at_ms AS "atMs",
   prev_hash AS "prevHash", hash`;

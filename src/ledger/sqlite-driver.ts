@@ -101,9 +101,10 @@ function prepareStatements(db: Database.Database) {
     user: p(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`),
     // DO NOTHING on either unique constraint (id or username_key).
     insertUser: p(`INSERT INTO users
-      (id, username, username_key, display_name, role, password_hash, created_at_ms, disabled)
-      VALUES (?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT DO NOTHING`),
-    setUserPassword: p('UPDATE users SET password_hash = ? WHERE id = ?'),
+      (id, username, username_key, display_name, role, password_hash, created_at_ms, disabled,
+      must_change_password)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT DO NOTHING`),
+    setUserPassword: p('UPDATE users SET password_hash = ?, must_change_password = ? WHERE id = ?'),
     setUserDisabled: p('UPDATE users SET disabled = ? WHERE id = ?'),
     deleteSessionsOfUser: p('DELETE FROM sessions WHERE user_id = ?'),
     commands: p(
@@ -244,12 +245,15 @@ export class SqliteTxDriver implements TxDriver, OptimisticDriver {
       u.role,
       u.passwordHash,
       u.createdAtMs,
+      u.mustChangePassword ? 1 : 0,
     );
     return Promise.resolve(changes === 1);
   }
 
-  updateUserPassword(id: string, passwordHash: string): Promise<boolean> {
-    return Promise.resolve(this.s.setUserPassword.run(passwordHash, id).changes === 1);
+  updateUserPassword(id: string, passwordHash: string, mustChange: boolean): Promise<boolean> {
+    return Promise.resolve(
+      this.s.setUserPassword.run(passwordHash, mustChange ? 1 : 0, id).changes === 1,
+    );
   }
 
   updateUserDisabled(id: string, disabled: boolean): Promise<boolean> {

@@ -21,6 +21,7 @@ import {
   type JournalRow,
   pageLimit,
   TABLE_COLUMNS,
+  SESSION_COLUMNS,
   SESSION_USER_COLUMNS,
   toJournalEntry,
   TRANSFER_COLUMNS,
@@ -471,6 +472,16 @@ class SqliteStore implements Store {
     assertTokenHash(tokenHash);
     return this.write(
       (db) => db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash).changes === 1,
+    );
+  }
+
+  async listUserSessions(userId: string, nowMs: number): Promise<Session[]> {
+    assertInstant(nowMs, 'nowMs');
+    return this.all<Session>(
+      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = ? AND expires_at_ms > ?
+      ORDER BY created_at_ms DESC, token_hash`,
+      userId,
+      nowMs,
     );
   }
 

@@ -122,8 +122,11 @@ export interface Tx {
   createUser(user: UserInput): Promise<CreateUserResult>;
   /** The user as this transaction sees it (no password hash). */
   getUser(id: string): Promise<User | undefined>;
-  /** Replaces the password hash; false when there is no such user. */
-  setUserPassword(id: string, passwordHash: string): Promise<boolean>;
+  /**
+   * Replaces the password hash, and says whether the user must change it at the
+   * next sign-in (a password somebody else chose); false when there is no such user.
+   */
+  setUserPassword(id: string, passwordHash: string, mustChange?: boolean): Promise<boolean>;
   /**
    * Disables or enables a user; false when there is no such user. Disabling
    * also deletes the user's sessions, so enabling again revives none of them.
@@ -161,7 +164,7 @@ export interface TransactionOptions {
 export const PAGE_ROWS_MAX = 10_000;
 
 /**
- * The journal entry types indexed by table and type (migration 10): the few
+ * The journal entry types indexed by table and type (migration 5): the few
  * entries that reads look up without scanning a table's journal. A new type
  * needs a new migration before it can be added here.
  */
@@ -330,6 +333,8 @@ export interface Store extends JournalReader {
   touchSession(tokenHash: string, nowMs: number, expiresAtMs?: number): Promise<boolean>;
   /** Logout: false when there was no such session. */
   deleteSession(tokenHash: string): Promise<boolean>;
+  /** The user's live sessions at nowMs, newest first. */
+  listUserSessions(userId: string, nowMs: number): Promise<Session[]>;
   /** Ends every session of a user (e.g. after a password change); how many there were. */
   deleteUserSessions(userId: string): Promise<number>;
   /** Deletes the sessions expired at nowMs; how many there were. */

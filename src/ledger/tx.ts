@@ -46,6 +46,7 @@ import {
 export interface NewUserRow extends UserInput {
   readonly usernameKey: string;
   readonly createdAtMs: number;
+  readonly mustChangePassword: boolean;
 }
 
 export interface CommandRow {
@@ -114,7 +115,7 @@ export interface TxDriver {
   /** False when the id or the username key is taken (the row is then left as it was). */
   insertUser(row: NewUserRow): Promise<boolean>;
   /** False when there is no such user. */
-  updateUserPassword(id: string, passwordHash: string): Promise<boolean>;
+  updateUserPassword(id: string, passwordHash: string, mustChange: boolean): Promise<boolean>;
   /** False when there is no such user. */
   updateUserDisabled(id: string, disabled: boolean): Promise<boolean>;
   deleteSessionsOfUser(userId: string): Promise<number>;
@@ -310,11 +311,15 @@ export class DriverTx implements Tx {
       passwordHash: input.passwordHash,
       usernameKey: usernameKey(input.username),
       createdAtMs: this.nowMs,
+      mustChangePassword: input.mustChangePassword ?? false,
     };
     // Insert first and ask why only when it failed: the unique constraints decide,
     // so two transactions racing for one username cannot both win.
     if (await driver.insertUser(row))
-      return { status: 'created', user: toUser({ ...row, disabled: false }) };
+      return {
+        status: 'created',
+        user: toUser({ ...row, disabled: false, mustChangePassword: row.mustChangePassword }),
+      };
     const byId = await driver.selectUser(input.id);
     return { status: 'failed', code: byId === undefined ? 'username-taken' : 'id-conflict' };
   }
@@ -324,10 +329,11 @@ export class DriverTx implements Tx {
     return row === undefined ? undefined : toUser(row);
   }
 
-  async setUserPassword(id: string, passwordHash: string): Promise<boolean> {
+  async setUserPassword(id: string, passwordHash: string, mustChange = false): Promise<boolean> {
     const driver = this.live();
     assertPasswordHash(passwordHash, id);
-    return driver.updateUserPassword(id, passwordHash);
+    check(typeof mustChange === 'boolean', () => `user ${id}: mustChange must be a boolean`);
+    return driver.updateUserPassword(id, passwordHash, mustChange);
   }
 
   async setUserDisabled(id: string, disabled: boolean): Promise<boolean> {

@@ -27,6 +27,12 @@ export interface User {
   readonly createdAtMs: number;
   /** A disabled user cannot log in, and none of their sessions is found. */
   readonly disabled: boolean;
+  /**
+   * Set with a password somebody else chose (the first supervisor's one-time
+   * password, a supervisor's reset or a new account): until the user changes
+   * it, the server refuses everything but changing it and signing out.
+   */
+  readonly mustChangePassword: boolean;
 }
 
 /** A user with the password hash, for checking a password only: never send it anywhere. */
@@ -41,6 +47,8 @@ export interface UserInput {
   readonly role: Role;
   /** The encoded scrypt hash made by the caller, never the password itself. */
   readonly passwordHash: string;
+  /** Whether the user must change this password at first sign-in (default false). */
+  readonly mustChangePassword?: boolean;
 }
 
 /**
@@ -142,6 +150,7 @@ export interface UserRow {
   readonly role: Role;
   readonly createdAtMs: number;
   readonly disabled: boolean | number;
+  readonly mustChangePassword: boolean | number;
   readonly passwordHash?: string;
 }
 
@@ -154,6 +163,7 @@ export function toUser(row: UserRow): User {
     role: row.role,
     createdAtMs: row.createdAtMs,
     disabled: row.disabled === true || row.disabled === 1,
+    mustChangePassword: row.mustChangePassword === true || row.mustChangePassword === 1,
   };
 }
 

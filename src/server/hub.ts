@@ -18,6 +18,7 @@ import { type RecentResult, resultOf, type StakesSummary } from './views.js';
 import { isTableStaff } from './visibility.js';
 
 export const HISTORY_ROUNDS_MAX = 100;
+/** The close code of a socket whose user's sessions ended: sign in again. */
 /**
  * How often at most a summary-feed socket gets the stakes by spot while bets
  * come in: every 250 ms, or less often on a crowded table, where each `stakes`
@@ -301,6 +302,17 @@ export class Hub {
   /** Resolves once every tracked request has been answered. */
   async idle(): Promise<void> {
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  /**
+   * Sends a message to every socket of one user, at every table: the cage's
+   * deposits and withdrawals reach the player's page at once. This node's
+   * sockets only (the cage answers on the node the cashier uses).
+   */
+  sendToUser(userId: string, message: object): void {
+    const data = JSON.stringify(message);
+    for (const table of this.clients.values())
+      for (const c of table.all) if (c.user?.id === userId) this.send(c, data);
   }
 
   closeAll(code: number, reason: string): void {

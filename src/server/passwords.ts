@@ -60,24 +60,31 @@ export async function verifyAgainstDummy(password: string): Promise<false> {
   return false;
 }
 
-export const PASSWORD_LENGTH_MIN = 10;
 export const PASSWORD_LENGTH_MAX = 200;
-
-/**
- * Why a password is too weak to be set, or undefined when it is strong
- * enough: at least 10 characters, at least 4 different ones. Every way of setting one (the API, `cussec serve`'s environment)
- * asks this.
- */
-export function passwordProblem(password: string): string | undefined {
-  if (password.length < PASSWORD_LENGTH_MIN)
-    return `a password needs at least ${PASSWORD_LENGTH_MIN} characters`;
-  if (password.length > PASSWORD_LENGTH_MAX)
-    return `a password has at most ${PASSWORD_LENGTH_MAX} characters`;
-  if (new Set(password).size < 4) return 'a password needs at least 4 different characters';
-  return undefined;
-}
 
 /** A password for a first supervisor: 18 random bytes, about 144 bits. */
 export function generatePassword(): string {
   return randomBytes(18).toString('base64url');
+}
+
+export const PASSWORD_LENGTH_MIN = 10;
+const DISTINCT_CHARACTERS_MIN = 5;
+
+/**
+ * The one test of a new password's strength, for every path that sets one
+ * (account creation, a supervisor's reset, changing one's own, the first
+ * supervisor's from `cussec serve`'s environment): why it is too
+ * weak, or undefined when it will do. Long enough, not the username, and not
+ * a few characters repeated.
+ */
+export function passwordWeakness(password: string, username: string): string | undefined {
+  if ([...password].length < PASSWORD_LENGTH_MIN)
+    return `a password needs at least ${PASSWORD_LENGTH_MIN} characters`;
+  if (password.length > PASSWORD_LENGTH_MAX)
+    return `a password has at most ${PASSWORD_LENGTH_MAX} characters`;
+  if (password.toLowerCase() === username.toLowerCase())
+    return 'a password must not be the username';
+  if (new Set(password).size < DISTINCT_CHARACTERS_MIN)
+    return `a password needs at least ${DISTINCT_CHARACTERS_MIN} different characters`;
+  return undefined;
 }

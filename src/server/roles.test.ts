@@ -13,6 +13,7 @@ import { ROLES, type Role, type Store, type User } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
 import { simulatedTableSettings } from '../service/table-settings.js';
 import { type App, buildApp } from './app.js';
+import { tokenHash } from './auth.js';
 import { forgedToken, seedRoles, sessionToken, TEST_PASSWORD } from './testing.js';
 
 type Access = 'public' | 'any' | readonly Role[];
@@ -23,6 +24,8 @@ interface Fixture {
   readonly users: Record<Role, User>;
   /** A fresh number for names that must be unique. */
   readonly next: () => number;
+  /** The id of a live session of the cashier's, for revoking. */
+  readonly cashierSessionId: string;
 }
 
 interface Row {
@@ -117,10 +120,35 @@ const ROWS: Record<string, Row> = {
     body: () => ({ amountMinor: 1_000 }),
   },
   'GET /api/v1/users': { access: ['supervisor'], url: () => '/api/v1/users' },
+  'GET /api/v1/floor': { access: ['supervisor', 'inspector'], url: () => '/api/v1/floor' },
   'POST /api/v1/users': {
     access: ['supervisor'],
     url: () => '/api/v1/users',
     body: (f) => ({ username: `new${f.next()}`, password: 'a long password', role: 'cashier' }),
+  },
+  'PATCH /api/v1/users/:userId': {
+    access: ['supervisor'],
+    url: (f) => `/api/v1/users/${f.users.player.id}`,
+    body: () => ({ disabled: false }),
+  },
+  // The player calls first, so resetting the player's password ends no later caller's session.
+  'POST /api/v1/users/:userId/password': {
+    access: ['supervisor'],
+    url: (f) => `/api/v1/users/${f.users.player.id}/password`,
+    body: () => ({ password: 'a reset password' }),
+  },
+  'GET /api/v1/users/:userId/sessions': {
+    access: ['supervisor'],
+    url: (f) => `/api/v1/users/${f.users.cashier.id}/sessions`,
+  },
+  'DELETE /api/v1/users/:userId/sessions/:sessionId': {
+    access: ['supervisor'],
+    url: (f) => `/api/v1/users/${f.users.cashier.id}/sessions/${f.cashierSessionId}`,
+  },
+  'POST /api/v1/me/password': {
+    access: 'any',
+    url: () => '/api/v1/me/password',
+    body: () => ({ currentPassword: TEST_PASSWORD, newPassword: 'a brand new password' }),
   },
   'GET /api/v1/journal': {
     access: ['inspector', 'supervisor'],
@@ -237,7 +265,11 @@ async function world(store: Store): Promise<World> {
   return {
     app,
     store,
-    fixture: { users, next: () => ++n },
+    fixture: {
+      users,
+      next: () => ++n,
+      cashierSessionId: tokenHash(await sessionToken(store, users.cashier, now)),
+    },
     async token(caller) {
       if (caller === 'anonymous') return undefined;
       if (caller === 'forged') return forgedToken();

@@ -41,6 +41,11 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   readonly params?: z.ZodType<P>;
   readonly successStatus?: number;
   /**
+   * Whether a user who must change their password (a password somebody else
+   * chose) may call it; only signing out, reading oneself and changing it may.
+   */
+  readonly allowedBeforePasswordChange?: true;
+  /**
    * The answer: a value sent as JSON, or a string body when the handler set
    * its content-type. A handler never sends the reply itself: fastify sends
    * what it returns, once.
@@ -77,6 +82,18 @@ export function registerRoute<B, Q, P>(
         checkOrigin(request, ctx.allowedOrigins);
       const user = (await authenticate(ctx.store, request, ctx.clock(), ctx.sessionIdleMs))?.user;
       const caller = spec.roles === 'public' ? (user as User) : requireRole(user, spec.roles);
+      // Public routes answer everyone alike, so a pending change does not block them.
+      if (
+        spec.roles !== 'public' &&
+        caller.mustChangePassword &&
+        spec.allowedBeforePasswordChange !== true
+      ) {
+        throw new HttpError(
+          403,
+          'password_change_required',
+          'change your password first: POST /api/v1/me/password',
+        );
+      }
       const keyHeader = request.headers['idempotency-key'];
       const idempotencyKey = typeof keyHeader === 'string' ? keyHeader : undefined;
       if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {

@@ -41,13 +41,15 @@ export const croupierCommandBody = z.discriminatedUnion('type', [
 
 export const cageBody = z.object({ amountMinor }).strict();
 
+/** A password as typed; its strength is judged by passwordWeakness (passwords.ts). */
+export const passwordText = z.string().min(1).max(200);
+
 export const createUserBody = z
   .object({
     username: z
       .string()
       .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits and _.- (1 to 64)'),
-    // The strength rule is passwordProblem's, checked where every user is created.
-    password: z.string().max(200),
+    password: passwordText,
     role: z.enum(ROLES),
     displayName: z.string().min(1).max(100).optional(),
   })

@@ -14,9 +14,9 @@ import { isPostgresUrl, openStore } from '../service/open-store.js';
 import { defaultTableSettings, markedAuthorization } from '../service/table-settings.js';
 import { macauDate } from '../compliance/index.js';
 import { type App, buildApp } from './app.js';
-import { generatePassword, passwordProblem } from './passwords.js';
+import { createUser } from './accounts.js';
+import { generatePassword, passwordWeakness } from './passwords.js';
 import { ROLL_KEY_ENV, rollKeys } from './roll-key-source.js';
-import { createUser } from './routes/users.js';
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -76,7 +76,8 @@ export async function serve(options: ServeOptions): Promise<App> {
     );
   }
   const envPassword = process.env['CUSSEC_SUPERVISOR_PASSWORD'];
-  const weak = envPassword === undefined ? undefined : passwordProblem(envPassword);
+  const weak =
+    envPassword === undefined ? undefined : passwordWeakness(envPassword, options.supervisor);
   if (weak !== undefined) throw new ServeRefused(`CUSSEC_SUPERVISOR_PASSWORD: ${weak}`);
   mkdirSync(options.dataDir, { recursive: true });
   const db = options.db ?? join(options.dataDir, 'cussec.db');
@@ -203,7 +204,14 @@ async function firstSupervisor(store: Store, username: string): Promise<string |
   const password = process.env['CUSSEC_SUPERVISOR_PASSWORD'] ?? generatePassword();
   await createUser(
     store,
-    { username, password, role: 'supervisor', displayName: 'Supervisor' },
+    {
+      username,
+      password,
+      role: 'supervisor',
+      displayName: 'Supervisor',
+      // A password printed on a console is changed at first sign-in.
+      mustChangePassword: process.env['CUSSEC_SUPERVISOR_PASSWORD'] === undefined,
+    },
     'cussec serve',
   );
   return process.env['CUSSEC_SUPERVISOR_PASSWORD'] === undefined ? password : undefined;
@@ -221,7 +229,7 @@ async function demoUsers(store: Store): Promise<void> {
     if ((await store.findUserByUsername(username)) !== undefined) continue;
     const user = await createUser(
       store,
-      { username, password: DEMO_PASSWORD, role, displayName },
+      { username, password: DEMO_PASSWORD, role, displayName, mustChangePassword: false },
       'cussec serve --demo',
     );
     if (role === 'player') {

@@ -56,6 +56,9 @@ export function socketRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (caller === undefined && carriesCredentials(request)) {
         throw new HttpError(401, 'unauthenticated', 'the session token is not valid: log in again');
       }
+      if (caller?.user.mustChangePassword === true) {
+        throw new HttpError(403, 'password_change_required', 'change your password first');
+      }
       if (query.after !== undefined && query.after > (await ctx.store.journalHead()).lastSeq) {
         throw new HttpError(
           400,

@@ -7,7 +7,7 @@
  * plain input of `dailyReports` (src/compliance) and rendered as JSON, CSV or
  * a printable page.
  *
- * The day's settlements are found by time, by an index (migration 10); the
+ * The day's settlements are found by time, by an index (migration 5); the
  * entries read are those of the day's rounds only.
  */
 import {

@@ -4,7 +4,7 @@
  *
  * A loaded list is a journal entry (`holiday-year-loaded`, no table, with the
  * whole validated list), so the calendar is a fold of the journal like every
- * other state, read by the index of such entries (migration 10), so it costs
+ * other state, read by the index of such entries (migration 5), so it costs
  * the lists loaded, not the journal: the shipped years first, then the loaded ones in journal order,
  * a later list of a year replacing the earlier one. A year with no list stays
  * missing, and Art. 8 counts that touch it are refused, never guessed.

@@ -1,7 +1,7 @@
 /**
  * The audit of the read models: each state kept beside the journal (today a
  * table's fairness monitor, `read_models`) is rebuilt from the journal up to
- * the seq it was kept at and must match it. (The indexes of migration 10 are
+ * the seq it was kept at and must match it. (The indexes of migration 5 are
  * the database's own and need no check.)
  */
 import type { FairnessMonitorConfig } from '../compliance/index.js';

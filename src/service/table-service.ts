@@ -216,8 +216,11 @@ export class TableService {
     this.queuedMax = options.queuedCommandsMax ?? 50_000;
   }
 
-  /** Creates a table with its in-play and bankroll accounts; "exists" leaves it as it is. */
-  async createTable(settings: TableSettings): Promise<'created' | 'exists'> {
+  /**
+   * Creates a table with its in-play and bankroll accounts; "exists" leaves it
+   * as it is. The journal names who created it when `createdBy` is given.
+   */
+  async createTable(settings: TableSettings, createdBy?: string): Promise<'created' | 'exists'> {
     return this.store.transaction(async (tx) => {
       await tx.createAccounts([
         { id: CAGE_ACCOUNT_ID, kind: 'cage' },
@@ -227,7 +230,11 @@ export class TableService {
       const created = await tx.createTable(settings.tableId, settings, initialHeader());
       if (created === 'created') {
         await tx.appendJournal([
-          { tableId: settings.tableId, type: 'table-created', payload: { settings } },
+          {
+            tableId: settings.tableId,
+            type: 'table-created',
+            payload: createdBy === undefined ? { settings } : { settings, createdBy },
+          },
         ]);
       }
       return created;

@@ -7,6 +7,8 @@
  *   #/board/:id        display board beside the table
  *   #/inspector        journal, recall, paytable, fairness (#/inspector/:tableId)
  *   #/cage             cashier: players, deposits, withdrawals
+ *   #/floor            supervisor (inspector reads): tables, Art. 8, holidays, accounts
+ *   #/password         change one's password (forced while the server requires it)
  */
 import './styles/base.css';
 import './styles/layout.css';
@@ -15,9 +17,11 @@ import { loadSession } from './app/session.js';
 import { lang, t } from './i18n/i18n.js';
 import { boardPage } from './pages/board.js';
 import { cagePage } from './pages/cage.js';
+import { floorPage } from './pages/floor.js';
 import { croupierPage } from './pages/croupier.js';
 import { inspectorPage } from './pages/inspector.js';
 import { loginPage } from './pages/login.js';
+import { passwordPage } from './pages/password.js';
 import type { Page } from './pages/page.js';
 import { playerPage } from './pages/player.js';
 import { h } from './ui/dom.js';
@@ -37,6 +41,8 @@ const ROUTES: readonly [RegExp, Route][] = [
   [/^\/board\/([^/]+)$/, (me, id) => boardPage(me, id!)],
   [/^\/inspector(?:\/([^/]+))?$/, (me, id) => inspectorPage(me, id)],
   [/^\/cage$/, (me) => cagePage(me)],
+  [/^\/floor$/, (me) => floorPage(me)],
+  [/^\/password$/, (me) => passwordPage(me)],
 ];
 
 function notFound(me: Me): Page {
@@ -61,7 +67,10 @@ async function route(): Promise<void> {
   if (token !== routing) return; // A later navigation won the race.
   mounted?.destroy();
   mounted = null;
-  if (me === null || path === '/') {
+  if (me?.user.mustChangePassword === true) {
+    // The server refuses everything else until the password is changed.
+    mounted = passwordPage(me);
+  } else if (me === null || path === '/') {
     mounted = loginPage(me);
   } else {
     const match = ROUTES.map(([re, page]) => [re.exec(path), page] as const).find(

@@ -10,6 +10,7 @@ import { registerReport } from './report.js';
 import { registerRngTest } from './rng-test.js';
 import { registerSettle } from './settle.js';
 import { registerSimulate } from './simulate.js';
+import { registerUsers } from './users.js';
 import { registerVerifyRoll } from './verify-roll.js';
 
 /** Each subcommand adds itself to the program, writing to the given streams. */
@@ -27,4 +28,5 @@ export const COMMANDS: readonly Register[] = [
   registerPlay,
   registerRecall,
   registerReport,
+  registerUsers,
 ];

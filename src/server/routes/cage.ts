@@ -52,6 +52,7 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
         });
         if (!outcome.ok) throw fromRejection(outcome.rejection);
         ctx.metrics.count('cussec_cage_movements_total', { kind: path });
+        ctx.hub.sendToUser(player.id, { type: 'wallet', balanceMinor: outcome.balanceMinor });
         return { balanceMinor: outcome.balanceMinor, transferId: outcome.transferId };
       },
     });

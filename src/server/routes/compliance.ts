@@ -10,6 +10,7 @@
  * answers them in snake_case like every other code (`table-mid-round` →
  * `table_mid_round`), with the article.
  */
+import { floorRoutes } from './floor.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isIsoDate } from '../../compliance/index.js';
@@ -97,6 +98,7 @@ export function complianceRoutes(app: FastifyInstance, ctx: AppContext): void {
   holidayRoutes(app, ctx, services);
   fairnessRoutes(app, ctx, services);
   reportRoutes(app, ctx);
+  floorRoutes(app, ctx, services);
 }
 
 /** The services, their listeners and the adoption timer, stopped when the server closes. */

@@ -73,6 +73,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Log out',
     tag: 'session',
     roles: 'any',
+    allowedBeforePasswordChange: true,
     successStatus: 204,
     handler: async ({ request, reply }) => {
       const hash = tokenHash(requestToken(request)!);
@@ -90,6 +91,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'The logged-in user, with the wallet for a player',
     tag: 'session',
     roles: 'any',
+    allowedBeforePasswordChange: true,
     handler: async ({ user }) => {
       const account =
         user.role === 'player' ? await ctx.store.getAccount(walletAccount(user.id).id) : undefined;
@@ -106,6 +108,6 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
 
 /** A user as the API shows it: the fields named here and no others, so no secret slips out. */
 function publicUser(user: User): User {
-  const { id, username, displayName, role, createdAtMs, disabled } = user;
-  return { id, username, displayName, role, createdAtMs, disabled };
+  const { id, username, displayName, role, createdAtMs, disabled, mustChangePassword } = user;
+  return { id, username, displayName, role, createdAtMs, disabled, mustChangePassword };
 }

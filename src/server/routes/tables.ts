@@ -231,7 +231,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
       );
       if (!parsed.ok)
         throw new HttpError(400, parsed.error.code, parsed.error.message, parsed.error.article);
-      const created = await ctx.service.createTable(parsed.value);
+      const created = await ctx.service.createTable(parsed.value, user.id);
       if (created === 'exists')
         throw new HttpError(409, 'table_exists', `table "${tableId}" exists`);
       return viewOf(ctx, tableId);

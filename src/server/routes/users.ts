@@ -1,13 +1,24 @@
-/** The supervisor's user management. */
-import { randomBytes } from 'node:crypto';
+/** The supervisor's user management, and changing one's own password. */
 import type { FastifyInstance } from 'fastify';
-import { openWallet } from '../../service/cage.js';
+import { z } from 'zod';
+import {
+  changeOwnPassword,
+  createUser,
+  listSessions,
+  resetPassword,
+  revokeSession,
+  setDisabled,
+} from '../accounts.js';
+import { newToken, SESSION_TTL_MS, setSessionCookie, slidingExpiryMs, tokenHash } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
-import { hashPassword, passwordProblem } from '../passwords.js';
 import { registerRoute } from '../route.js';
-import { createUserBody } from '../schemas.js';
-import type { Role, Store, User } from '../../ledger/index.js';
+import { createUserBody, id, passwordText } from '../schemas.js';
+
+const userParams = z.object({ userId: id }).strict();
+const sessionParams = z
+  .object({ userId: id, sessionId: z.string().regex(/^[0-9a-f]{64}$/, 'a session id') })
+  .strict();
 
 export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
@@ -22,7 +33,8 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
     method: 'POST',
     url: '/api/v1/users',
-    summary: 'Create a user with a role (a player gets a wallet)',
+    summary:
+      'Create a user with a role (a player gets a wallet); the password must be changed at first sign-in',
     tag: 'users',
     roles: ['supervisor'],
     body: createUserBody,
@@ -30,47 +42,90 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     handler: async ({ body, user }) =>
       createUser(ctx.store, { ...body, displayName: body.displayName ?? body.username }, user.id),
   });
-}
 
-export interface NewUser {
-  readonly username: string;
-  readonly password: string;
-  readonly role: Role;
-  readonly displayName: string;
-}
-
-/** Creates a user (journaled) and, for a player, the wallet. */
-export async function createUser(store: Store, input: NewUser, createdBy: string): Promise<User> {
-  const weak = passwordProblem(input.password);
-  if (weak !== undefined) throw new HttpError(400, 'weak_password', weak);
-  const passwordHash = await hashPassword(input.password);
-  const id = `u-${randomBytes(5).toString('hex')}`;
-  const created = await store.transaction(async (tx) => {
-    const result = await tx.createUser({
-      id,
-      username: input.username,
-      displayName: input.displayName,
-      role: input.role,
-      passwordHash,
-    });
-    if (result.status === 'created') {
-      await tx.appendJournal([
-        {
-          tableId: null,
-          type: 'user-created',
-          payload: { id, username: input.username, role: input.role, createdBy },
-        },
-      ]);
-    }
-    return result;
+  registerRoute(app, ctx, {
+    method: 'PATCH',
+    url: '/api/v1/users/:userId',
+    summary: 'Disable a user (their sessions and sockets end at once) or enable them again',
+    tag: 'users',
+    roles: ['supervisor'],
+    params: userParams,
+    body: z.object({ disabled: z.boolean() }).strict(),
+    handler: async ({ params, body, user }) => {
+      const changed = await setDisabled(ctx.store, params.userId, body.disabled, user.id);
+      if (changed.disabled) ctx.sessions.endUserSessions(changed.id);
+      return changed;
+    },
   });
-  if (created.status === 'failed') {
-    throw new HttpError(
-      409,
-      created.code.replaceAll('-', '_'),
-      `the username "${input.username}" is taken`,
-    );
-  }
-  if (input.role === 'player') await openWallet(store, id);
-  return created.user;
+
+  registerRoute(app, ctx, {
+    method: 'POST',
+    url: '/api/v1/users/:userId/password',
+    summary: "Reset a user's password: their sessions end and they must change it at next sign-in",
+    tag: 'users',
+    roles: ['supervisor'],
+    params: userParams,
+    body: z.object({ password: passwordText }).strict(),
+    handler: async ({ params, body, user }) => {
+      const changed = await resetPassword(ctx.store, params.userId, body.password, user.id);
+      ctx.sessions.endUserSessions(changed.id);
+      return changed;
+    },
+  });
+
+  registerRoute(app, ctx, {
+    method: 'GET',
+    url: '/api/v1/users/:userId/sessions',
+    summary: "A user's live sessions (id, created, expires, last seen)",
+    tag: 'users',
+    roles: ['supervisor'],
+    params: userParams,
+    handler: ({ params }) => listSessions(ctx.store, params.userId, ctx.clock()),
+  });
+
+  registerRoute(app, ctx, {
+    method: 'DELETE',
+    url: '/api/v1/users/:userId/sessions/:sessionId',
+    summary: "End one of a user's sessions",
+    tag: 'users',
+    roles: ['supervisor'],
+    params: sessionParams,
+    successStatus: 204,
+    handler: async ({ params, user }) => {
+      await revokeSession(ctx.store, params.userId, params.sessionId, user.id, ctx.clock());
+      ctx.sessions.endSession(params.sessionId);
+      return undefined;
+    },
+  });
+
+  registerRoute(app, ctx, {
+    method: 'POST',
+    url: '/api/v1/me/password',
+    summary:
+      'Change your own password; every session of yours ends and this answer starts a new one',
+    tag: 'session',
+    roles: 'any',
+    allowedBeforePasswordChange: true,
+    body: z.object({ currentPassword: passwordText, newPassword: passwordText }).strict(),
+    handler: async ({ body, user, request, reply }) => {
+      await changeOwnPassword(ctx.store, user, {
+        current: body.currentPassword,
+        next: body.newPassword,
+      });
+      ctx.sessions.endUserSessions(user.id);
+      const token = newToken();
+      const now = ctx.clock();
+      const created = await ctx.store.createSession({
+        tokenHash: tokenHash(token),
+        userId: user.id,
+        createdAtMs: now,
+        expiresAtMs: slidingExpiryMs(now, now, ctx.sessionIdleMs),
+      });
+      if (created.status !== 'created')
+        throw new HttpError(401, 'unauthenticated', 'sign in again with the new password');
+      // The cookie lives as long as a session may; the server ends it sooner when idle.
+      setSessionCookie(request, reply, token, SESSION_TTL_MS);
+      return { token, user: { ...user, mustChangePassword: false } };
+    },
+  });
 }

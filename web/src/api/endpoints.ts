@@ -2,6 +2,9 @@
 import { api, get } from './http.js';
 import type {
   BetAnswer,
+  Floor,
+  HouseOptionsState,
+  SessionInfo,
   Exposure,
   JournalEntry,
   JournalVerify,
@@ -70,3 +73,53 @@ export const withdraw = (playerId: string, amountMinor: number) =>
 export const journal = (after: number, limit: number): Promise<JournalEntry[]> =>
   get(`/journal?after=${after}&limit=${limit}`);
 export const verifyJournal = (): Promise<JournalVerify> => get('/journal/verify');
+
+export const changePassword = (currentPassword: string, newPassword: string) =>
+  api<{ user: User }>('POST', '/me/password', { body: { currentPassword, newPassword } });
+
+export const floor = (): Promise<Floor> => get('/floor');
+export const createTable = (settings: Record<string, unknown>) =>
+  api<TableView>('POST', '/tables', { body: settings, idempotent: true });
+export const changeLimits = (id: string, limits: Record<string, number | null>) =>
+  api<TableView>('PATCH', `${table(id)}/limits`, { body: limits, idempotent: true });
+
+export const users = (): Promise<User[]> => get('/users');
+const user = (id: string): string => `/users/${encodeURIComponent(id)}`;
+export const createUser = (body: {
+  username: string;
+  password: string;
+  role: string;
+  displayName?: string;
+}) => api<User>('POST', '/users', { body });
+export const setDisabled = (id: string, disabled: boolean) =>
+  api<User>('PATCH', user(id), { body: { disabled } });
+export const resetPassword = (id: string, password: string) =>
+  api<User>('POST', `${user(id)}/password`, { body: { password } });
+export const userSessions = (id: string): Promise<SessionInfo[]> => get(`${user(id)}/sessions`);
+export const revokeSession = (id: string, sessionId: string) =>
+  api<void>('DELETE', `${user(id)}/sessions/${sessionId}`);
+
+export const houseOptions = (id: string): Promise<HouseOptionsState> =>
+  get(`${table(id)}/house-options`);
+export const propose = (
+  id: string,
+  body: { proposalId: string; options: Record<string, unknown>; adoptionDate: string },
+) => api<unknown>('POST', `${table(id)}/house-options/proposals`, { body });
+export const authorize = (
+  id: string,
+  proposalId: string,
+  body: { reference: string; authorizedOn: string },
+) =>
+  api<unknown>(
+    'POST',
+    `${table(id)}/house-options/proposals/${encodeURIComponent(proposalId)}/authorization`,
+    { body },
+  );
+export const withdrawProposal = (id: string, proposalId: string) =>
+  api<unknown>(
+    'POST',
+    `${table(id)}/house-options/proposals/${encodeURIComponent(proposalId)}/withdrawal`,
+    { body: {} },
+  );
+export const uploadHolidays = (list: unknown) =>
+  api<{ year: number }>('POST', '/holidays', { body: list });

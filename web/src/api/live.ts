@@ -23,10 +23,14 @@ export interface LiveHandlers {
   readonly onAlert?: (alert: FairnessAlertMessage) => void;
   /** Staff only: the table was held or released (Art. 1.1). */
   readonly onHold?: (message: TableHoldMessage) => void;
+  /** The player's wallet changed at the cage. */
+  readonly onWallet?: (balanceMinor: number) => void;
 }
 
 /** Close code of a resume whose `after` is too far behind (the server's limit). */
 export const WS_CLOSE_TOO_FAR_BEHIND = 4001;
+/** The server closes a socket with this when its user's sessions ended (disabled, reset, revoked). */
+export const WS_CLOSE_SESSION_ENDED = 4401;
 const RETRY_MS_MIN = 500;
 const RETRY_MS_MAX = 10_000;
 
@@ -83,6 +87,12 @@ export class LiveTable {
     socket.onmessage = (message) => this.receive(message.data);
     socket.onclose = (event) => {
       if (this.socket !== socket || this.stopped) return;
+      if (event.code === WS_CLOSE_SESSION_ENDED) {
+        // Signed out by the house: back to the sign-in page (as on a 401), no reconnecting.
+        this.stopped = true;
+        location.hash = '#/';
+        return;
+      }
       // The server cannot replay that far back: start afresh from a new hello view.
       if (event.code === WS_CLOSE_TOO_FAR_BEHIND) this.lastSeq = null;
       this.handlers.onStatus('reconnecting');
@@ -113,6 +123,8 @@ export class LiveTable {
       this.handlers.onAlert?.(message);
     } else if (message.type === 'table-hold') {
       this.handlers.onHold?.(message);
+    } else if (message.type === 'wallet') {
+      this.handlers.onWallet?.(message.balanceMinor);
     }
   }
 }

@@ -10,6 +10,9 @@ export interface User {
   readonly username: string;
   readonly role: Role;
   readonly displayName: string;
+  readonly disabled?: boolean;
+  /** A password somebody else chose: the server refuses everything until it is changed. */
+  readonly mustChangePassword?: boolean;
 }
 
 export interface Me {
@@ -148,6 +151,8 @@ export type ServerMessage =
   | { readonly type: 'ack'; readonly requestId: string }
   | FairnessAlertMessage
   | TableHoldMessage
+  /** To a player's sockets when the cage moves money in or out of the wallet. */
+  | { readonly type: 'wallet'; readonly balanceMinor: number }
   | { readonly type: 'error'; readonly requestId?: string; readonly error: ApiErrorBody };
 
 /** Art. 1.1: a chi-square test of the table's dice fell under the alert level, or recovered. */
@@ -176,4 +181,68 @@ export interface ApiErrorBody {
   readonly code: string;
   readonly message: string;
   readonly article?: string;
+}
+
+/** One table on `GET /floor` (docs/api.md). */
+export interface FloorTable {
+  readonly id: string;
+  readonly name: string;
+  readonly shaker: 'lever' | 'electronic' | null;
+  readonly phase: Phase | null;
+  readonly roundNo: number | null;
+  readonly bettingDeadlineMs: number | null;
+  readonly stakeMinorMin: number | null;
+  readonly stakeMinorMax: number | null;
+  readonly liabilityMinorMax: number | null;
+  readonly bettingTimerMs: number | null;
+  readonly players: number;
+  readonly stakedMinor: number;
+  readonly worstCaseHouseLossMinor: number;
+  readonly leaseHeldHere: boolean;
+  readonly day: {
+    readonly rounds: number;
+    readonly handleMinor: number;
+    readonly payoutsMinor: number;
+    readonly holdMinor: number;
+    readonly holdPercentActual: number | null;
+    readonly holdPercentTheoretical: number | null;
+  } | null;
+  readonly fairnessAlerts: number;
+}
+
+export interface Floor {
+  readonly today: string;
+  readonly calendar: {
+    readonly years: readonly { year: number; official: boolean; origin: string }[];
+    readonly nextYear: {
+      readonly year: number;
+      readonly status: 'missing' | 'computed' | 'official';
+    };
+    readonly earliestAdoptionDate: string | null;
+  };
+  readonly tables: readonly FloorTable[];
+}
+
+export interface SessionInfo {
+  readonly id: string;
+  readonly createdAtMs: number;
+  readonly expiresAtMs: number;
+  readonly lastSeenAtMs: number | null;
+}
+
+export type ProposalStatus =
+  'pending' | 'authorized' | 'expired' | 'adopted' | 'withdrawn' | 'superseded';
+
+export interface HouseOptionsState {
+  readonly today: string;
+  readonly current: Record<string, unknown> & { readonly version: number };
+  readonly adoptedOn: string | null;
+  readonly proposals: readonly {
+    readonly proposalId: string;
+    readonly adoptionDate: string;
+    readonly requestDate: string;
+    readonly options: Record<string, unknown>;
+    readonly status: ProposalStatus;
+    readonly authorization: { readonly reference: string; readonly authorizedOn: string } | null;
+  }[];
 }

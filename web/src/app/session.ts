@@ -32,26 +32,36 @@ export function homeRoute(role: Role, tableId: string | null): string {
     case 'cashier':
       return '#/cage';
     case 'inspector':
-    case 'supervisor':
       return '#/inspector';
+    case 'supervisor':
+      return '#/floor';
+  }
+}
+
+/** Navigates, or re-routes when already there (no hashchange fires for the same hash). */
+export function go(target: string): void {
+  if (location.hash === target || (target === '#/' && location.hash === '')) {
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+  } else {
+    location.hash = target;
   }
 }
 
 /** The pages a role may open, for the navigation bar. */
 export function navFor(
   role: Role,
-): readonly ('table' | 'croupier' | 'board' | 'inspector' | 'cage')[] {
+): readonly ('table' | 'croupier' | 'board' | 'inspector' | 'cage' | 'floor')[] {
   switch (role) {
     case 'player':
       return ['table', 'board'];
     case 'croupier':
       return ['croupier', 'board'];
     case 'supervisor':
-      return ['croupier', 'board', 'inspector', 'cage'];
+      return ['floor', 'croupier', 'board', 'inspector', 'cage'];
     case 'cashier':
       return ['cage'];
     case 'inspector':
-      return ['board', 'inspector'];
+      return ['board', 'inspector', 'floor'];
   }
 }
 

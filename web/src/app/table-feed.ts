@@ -17,6 +17,7 @@ export interface FeedHandlers {
   readonly onEvent?: (event: RoundEvent, seq: number) => void;
   readonly onStatus?: (status: LiveStatus) => void;
   readonly onAlert?: (alert: FairnessAlertMessage) => void;
+  readonly onWallet?: (balanceMinor: number) => void;
 }
 
 export class TableFeed {
@@ -41,6 +42,7 @@ export class TableFeed {
       ...(handlers.onAlert ? { onAlert: handlers.onAlert } : {}),
       // A hold changes which steps the machine allows: fetch the view again.
       onHold: () => this.refreshSoon(),
+      ...(handlers.onWallet ? { onWallet: handlers.onWallet } : {}),
     });
   }
 

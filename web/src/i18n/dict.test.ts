@@ -38,6 +38,21 @@ describe('the dictionary', () => {
       'forbidden',
       'invalid_credentials',
       'too_many_attempts',
+      // The server's own (accounts, tables, Art. 8 and holidays).
+      'table_exists',
+      'table_mid_round',
+      'username_taken',
+      'weak_password',
+      'wrong_password',
+      'password_change_required',
+      'cannot_disable_self',
+      'invalid_request',
+      'invalid_table_settings',
+      'request_not_timely',
+      'calendar_year_missing',
+      'holiday_list_invalid',
+      'proposal_closed',
+      'liability_cap_exceeded',
     ]);
     for (const key of Object.keys(DICT).filter((k) => k.startsWith('err.')))
       expect(known.has(key.slice(4)), key).toBe(true);

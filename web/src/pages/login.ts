@@ -4,7 +4,7 @@
  */
 import { login, tables } from '../api/endpoints.js';
 import type { Me, TableSummary } from '../api/types.js';
-import { homeRoute, lastTable, loadSession } from '../app/session.js';
+import { homeRoute, lastTable, loadSession, go } from '../app/session.js';
 import { onLanguage, t } from '../i18n/i18n.js';
 import { diceRow } from '../ui/dice.js';
 import { h, replaceChildren } from '../ui/dom.js';
@@ -88,6 +88,10 @@ function loginForm(): HTMLElement[] {
 /** Goes straight to the role's page when there is no choice to make. */
 async function goHome(me: Me): Promise<void> {
   const role = me.user.role;
+  if (me.user.mustChangePassword === true) {
+    go('#/password');
+    return;
+  }
   if (role !== 'player' && role !== 'croupier') {
     go(homeRoute(role, null));
     return;
@@ -96,15 +100,6 @@ async function goHome(me: Me): Promise<void> {
   const remembered = list.find((x) => x.id === lastTable());
   const only = list.length === 1 ? list[0] : remembered;
   go(only === undefined ? '#/' : homeRoute(role, only.id)); // '#/' shows the chooser.
-}
-
-/** Navigates, or re-routes when already there (no hashchange fires for the same hash). */
-function go(target: string): void {
-  if (location.hash === target || (target === '#/' && location.hash === '')) {
-    window.dispatchEvent(new HashChangeEvent('hashchange'));
-  } else {
-    location.hash = target;
-  }
 }
 
 async function chooser(me: Me, card: HTMLElement): Promise<void> {

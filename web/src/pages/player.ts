@@ -88,6 +88,12 @@ class PlayerPage implements Page {
       onStatus: (s) => {
         this.live = s;
         this.renderBar();
+        this.markLayout();
+      },
+      // A deposit or withdrawal at the cage shows at once, not at the next payout.
+      onWallet: (balanceMinor) => {
+        this.balance = balanceMinor;
+        this.renderRack();
       },
     });
     void this.feed.start();
@@ -386,6 +392,23 @@ class PlayerPage implements Page {
     this.renderBar();
     this.renderRack();
     this.renderSide();
+    this.markLayout();
+  }
+
+  /**
+   * A dropped connection and closed betting are marked on the layout itself
+   * (dimmed, with a banner across it), not only in the bar: a player must not
+   * tap a layout that looks live when it is not.
+   */
+  private markLayout(): void {
+    const host = this.parts.layoutHost;
+    const offline = this.live !== 'live';
+    // After the reveal the lit winners are the news (Art. 3.2): they stay bright.
+    const showingResult = this.view?.phase === 'revealed' || this.view?.phase === 'paid';
+    const closed = !offline && this.view !== null && !this.bettingOpen() && !showingResult;
+    host.classList.toggle('felt-offline', offline);
+    host.classList.toggle('felt-closed', closed);
+    host.dataset['state'] = offline ? t('player.offline') : closed ? t('player.closed') : '';
   }
 
   private renderBar(): void {

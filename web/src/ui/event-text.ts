@@ -26,5 +26,11 @@ export function eventDetail(event: RoundEvent): string {
   if (typeof e['pullNo'] === 'number') return `${e['pullNo']}/3`;
   if (typeof e['totalReturnedMinor'] === 'number') return formatAmount(e['totalReturnedMinor']);
   if (typeof e['totalStakeMinor'] === 'number') return formatAmount(e['totalStakeMinor']);
+  // Staff actions (accounts, tables): whom it concerned and who did it.
+  const by = e['by'] ?? e['createdBy'] ?? e['changedBy'];
+  if (typeof by === 'string') {
+    const whom = e['username'] ?? e['userId'];
+    return typeof whom === 'string' ? `${whom} ← ${by}` : `← ${by}`;
+  }
   return '';
 }

@@ -48,6 +48,7 @@ function navLinks(me: Me, tableId: string | null, active: string): HTMLElement {
     board: `#/board/${table}`,
     inspector: '#/inspector',
     cage: '#/cage',
+    floor: '#/floor',
   } as const;
   return h(
     'nav',
@@ -97,6 +98,7 @@ function topbar(options: ShellOptions): HTMLElement {
             me.user.displayName,
             h('small', {}, t(`role.${me.user.role}`)),
           ),
+          h('a', { class: 'btn btn-ghost', href: '#/password' }, t('password.link')),
           h(
             'button',
             { type: 'button', class: 'btn btn-ghost', onclick: () => void signOut() },
@@ -113,7 +115,7 @@ function setTitle(active: string): void {
   document.title = `${page}骰寶 Cussec`;
 }
 
-const NAV_KEYS = ['table', 'croupier', 'board', 'inspector', 'cage'] as const;
+const NAV_KEYS = ['table', 'croupier', 'board', 'inspector', 'cage', 'floor'] as const;
 
 // Only one page is mounted at a time, so one refresher is enough: the page's
 // own content follows the language itself, the frame is redrawn here.

@@ -56,13 +56,15 @@ export function toast(text: string, tone: Tone = 'info', article?: string): void
   window.setTimeout(() => item.remove(), SHOW_MS[tone]);
 }
 
-/** A message for an error in the current language when the code is known, else the server's. */
+/**
+ * A message for an error in the user's language only: the known code's
+ * sentence, else a general one naming the code. The server's English message
+ * (with ids and amounts in minor units) never reaches the screen.
+ */
 export function errorText(error: unknown): { text: string; article?: string } {
   if (error instanceof ApiError) {
     const key = `err.${error.code}`;
-    const known = key in DICT ? t(key as Key) : null;
-    const text =
-      known === null || known === error.message ? error.message : `${known} — ${error.message}`;
+    const text = key in DICT ? t(key as Key) : t('app.errorGeneric', { code: error.code });
     return error.article === undefined ? { text } : { text, article: error.article };
   }
   return { text: error instanceof Error ? error.message : String(error) };

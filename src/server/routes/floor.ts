@@ -1,0 +1,87 @@
+/**
+ * The supervisor's floor at a glance: every table's round, stakes, liability,
+ * today's figures against the theoretical hold and open fairness alerts, with
+ * the Art. 8 calendar's state (the earliest legal adoption date for a proposal
+ * made today, and whether next year's holiday list is loaded and official).
+ */
+import type { FastifyInstance } from 'fastify';
+import { earliestAdoptionDate, macauDate } from '../../compliance/index.js';
+import { readTableDay } from '../../service/daily-report.js';
+import type { FairnessService } from '../../service/fairness.js';
+import type { HolidayCalendarService } from '../../service/holidays.js';
+import type { AppContext } from '../context.js';
+import { registerRoute } from '../route.js';
+
+export interface FloorServices {
+  readonly holidays: HolidayCalendarService;
+  readonly fairness: FairnessService;
+}
+
+export function floorRoutes(app: FastifyInstance, ctx: AppContext, s: FloorServices): void {
+  registerRoute(app, ctx, {
+    method: 'GET',
+    url: '/api/v1/floor',
+    summary:
+      "Every table's round, stakes, liability, today's hold against theoretical, fairness alerts; the Art. 8 calendar's state",
+    tag: 'supervisor',
+    roles: ['supervisor', 'inspector'],
+    handler: async () => {
+      const today = macauDate(ctx.clock());
+      const ids = await ctx.store.listTables();
+      const tables = [];
+      for (const tableId of ids) tables.push(await tableLine(ctx, s, tableId, today));
+      return { today, calendar: await calendarState(s, today), tables };
+    },
+  });
+}
+
+async function tableLine(ctx: AppContext, s: FloorServices, tableId: string, today: string) {
+  const snap = await ctx.service.snapshot(tableId);
+  const day = await readTableDay(ctx.store, tableId, today);
+  const fairness = await s.fairness.evaluate(tableId);
+  const exposure = snap?.book.exposure();
+  const state = snap?.state;
+  return {
+    id: tableId,
+    name: snap?.settings.name ?? tableId,
+    shaker: snap?.settings.shaker ?? null,
+    phase: state?.phase ?? null,
+    roundNo: state?.roundNo ?? null,
+    bettingDeadlineMs: state?.bettingDeadlineMs ?? null,
+    stakeMinorMin: snap?.settings.stakeMinorMin ?? null,
+    stakeMinorMax: snap?.settings.stakeMinorMax ?? null,
+    liabilityMinorMax: snap?.settings.liabilityMinorMax ?? null,
+    bettingTimerMs: snap?.settings.bettingTimerMs ?? null,
+    players: new Set(state?.bets.map((b) => b.playerId) ?? []).size,
+    stakedMinor: exposure?.stakedMinor ?? 0,
+    worstCaseHouseLossMinor: exposure?.worst.houseLossMinor ?? 0,
+    leaseHeldHere: ctx.store.cluster.holds(`table:${tableId}`),
+    day:
+      day === undefined
+        ? null
+        : {
+            rounds: day.report.rounds,
+            handleMinor: day.report.handleMinor,
+            payoutsMinor: day.report.payoutsMinor,
+            holdMinor: day.report.holdMinor,
+            holdPercentActual: day.report.holdPercentActual,
+            holdPercentTheoretical: day.report.holdPercentTheoretical,
+          },
+    fairnessAlerts: fairness?.activeAlerts.length ?? 0,
+  };
+}
+
+async function calendarState(s: FloorServices, today: string) {
+  const years = await s.holidays.list();
+  const nextYear = Number(today.slice(0, 4)) + 1;
+  const next = years.find((y) => y.year === nextYear);
+  const earliest = earliestAdoptionDate(await s.holidays.calendar(), today);
+  return {
+    years: years.map((y) => ({ year: y.year, official: y.official, origin: y.origin })),
+    nextYear: {
+      year: nextYear,
+      status: next === undefined ? 'missing' : next.official ? 'official' : 'computed',
+    },
+    earliestAdoptionDate: earliest.ok ? earliest.value : null,
+  };
+}

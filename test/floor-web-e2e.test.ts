@@ -1,0 +1,281 @@
+/**
+ * The supervisor's floor end to end, in headless Chromium against the real
+ * `cussec serve --demo` (no preset supervisor password, so the one-time one
+ * is printed and must be changed at first sign-in):
+ *
+ * - the supervisor signs in with the one-time password, is held on the
+ *   password page until it is changed, then lands on the floor;
+ * - creates a table from the floor, and the croupier plays a round on it from
+ *   the console while the floor's card follows the phase live;
+ * - the Art. 8 flow: a proposal for the earliest legal date shown, one for
+ *   today refused with its article (in the page's language only, no server
+ *   English), the inspector records the DICJ's authorization, a proposal is
+ *   withdrawn;
+ * - uploads a year of holidays;
+ * - disables the croupier mid-shift: the console signs out at once and sign-in
+ *   is refused; enabled again, a reset password must be changed first;
+ * - the floor and the password page in zh-Hant, pt and en at 1440×900 and
+ *   390×844 (test-output/screenshots/floor-*.png).
+ */
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DICT } from '../web/src/i18n/dict.js';
+import { freePort, ServeProcess } from './serve-process.js';
+import { buildWebIfStale } from './web-build.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const CHROMIUM = '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const SHOTS = join(ROOT, 'test-output', 'screenshots');
+const DEMO_PASSWORD = 'cussec-demo-1';
+const SUPERVISOR_PASSWORD = 'the floor is mine 2026';
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const WAIT_MS = 10_000;
+const NEW_TABLE = 'T9';
+
+const en = (key: keyof typeof DICT): string => DICT[key].en;
+
+let server: ServeProcess | undefined;
+let browser: Browser | undefined;
+let base = '';
+let oneTime = '';
+
+async function open(name: string): Promise<Page> {
+  const context = await browser!.newContext({
+    viewport: DESKTOP,
+    locale: 'en-US',
+    timezoneId: 'Asia/Macau',
+    reducedMotion: 'reduce',
+  });
+  context.setDefaultTimeout(WAIT_MS);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw new Error(`${name}: ${error.message}`);
+  });
+  // Disabling asks for a confirmation: the supervisor confirms.
+  page.on('dialog', (dialog) => void dialog.accept());
+  return page;
+}
+
+async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto(`${base}/#/`);
+  await page.locator('#login-user').fill(username);
+  await page.locator('#login-pass').fill(password);
+  await page.locator('button[type=submit]').click();
+}
+
+async function changePassword(page: Page, current: string, next: string): Promise<void> {
+  await page.locator('#pass-current').fill(current);
+  await page.locator('#pass-new').fill(next);
+  await page.locator('#pass-again').fill(next);
+  await page.locator('[data-focus="change-password"]').click();
+}
+
+async function painted(page: Page): Promise<void> {
+  await page.evaluate(
+    'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))))',
+  );
+}
+
+/** The page at both sizes in one language; nothing wider than the screen. */
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const [size, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await painted(page);
+    await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`) });
+    const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
+    expect(width, `${name} at ${size} is ${width} px wide`).toBeLessThanOrEqual(viewport.width);
+    const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
+    if (height > viewport.height + 4) {
+      await page.setViewportSize({ width: viewport.width, height: Math.min(height, 6_000) });
+      await painted(page);
+      await page.screenshot({ path: join(SHOTS, `${name}-${size}-full.png`) });
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+async function step(croupier: Page, command: string, phase: string): Promise<void> {
+  await croupier.locator(`button.step-btn[data-focus="step:${command}"]`).click();
+  await croupier.locator(`.table-bar .phase-pill.phase-${phase}`).waitFor();
+}
+
+describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
+  let supervisor: Page;
+
+  beforeAll(async () => {
+    buildWebIfStale();
+    mkdirSync(SHOTS, { recursive: true });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = await ServeProcess.start(
+      [
+        '--data',
+        mkdtempSync(join(tmpdir(), 'cussec-floor-e2e-')),
+        '--port',
+        String(port),
+        '--demo',
+      ],
+      { CUSSEC_LOG_LEVEL: 'warn', CUSSEC_SUPERVISOR_PASSWORD: undefined },
+      60_000,
+    );
+    const line = await server.line((l) => l.includes('one-time password'));
+    oneTime = /one-time password (\S+)/.exec(line)![1]!;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
+    });
+    supervisor = await open('supervisor');
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (server?.running) {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+
+  it('holds the supervisor on the password page until the one-time password is changed', async () => {
+    await signIn(supervisor, 'supervisor', oneTime);
+    await supervisor.locator('.notice-required').waitFor();
+    await shoot(supervisor, 'floor-00-password-en');
+    // Elsewhere is refused until then: the page stays.
+    await supervisor.goto(`${base}/#/floor`);
+    await supervisor.locator('#pass-current').waitFor();
+    await changePassword(supervisor, oneTime, 'short');
+    await supervisor.locator('.toast-error').first().waitFor();
+    const refused = (await supervisor.locator('.toast-error .toast-text').last().textContent())!;
+    expect(refused).toBe(en('err.weak_password'));
+    await changePassword(supervisor, oneTime, SUPERVISOR_PASSWORD);
+    await supervisor.waitForURL(/#\/floor$/);
+    await supervisor.locator('.floor-card[data-table="T1"]').waitFor();
+  });
+
+  it('creates a table and follows a round played on it live', async () => {
+    await supervisor.locator('#new-table-id').fill(NEW_TABLE);
+    await supervisor.locator('#new-table-name').fill('Table Nine');
+    await supervisor.locator('#new-table-timer').fill('');
+    await supervisor.locator('[data-focus="create-table"]').click();
+    const card = supervisor.locator(`.floor-card[data-table="${NEW_TABLE}"]`);
+    await card.waitFor();
+    const croupier = await open('croupier');
+    await signIn(croupier, 'croupier', DEMO_PASSWORD);
+    // Two tables now: the chooser.
+    await croupier.locator(`.table-list a[href="#/croupier/${NEW_TABLE}"]`).click();
+    await croupier.locator('.table-bar .phase-pill').waitFor();
+    await step(croupier, 'cover', 'covered');
+    await step(croupier, 'fasten-latches', 'latched');
+    await step(croupier, 'trigger-shaker', 'shaken');
+    await step(croupier, 'open-betting', 'betting');
+    await card.locator('.phase-pill.phase-betting').waitFor();
+    await step(croupier, 'ring-bell', 'closed');
+    await step(croupier, 'lift-dome', 'lifted');
+    await step(croupier, 'reveal-dice', 'revealed');
+    await step(croupier, 'pay-all', 'paid');
+    await card.locator('.phase-pill.phase-paid').waitFor();
+    await croupier.context().close();
+  }, 90_000);
+
+  it('runs the Art. 8 flow: earliest date, a refusal with its article, authorization, withdrawal', async () => {
+    await supervisor.locator('#options-table').selectOption(NEW_TABLE);
+    const earliest = supervisor.locator('.floor-earliest');
+    await earliest.waitFor();
+    const date = await supervisor.locator(`#adopt-${NEW_TABLE}`).inputValue();
+    expect(await earliest.textContent()).toContain(date);
+    await supervisor.locator('[data-focus="propose"]').click();
+    await supervisor.locator('.proposal-pending').first().waitFor();
+    // Proposed for today: too late under Art. 8, refused in the page's language only.
+    const today = await supervisor.evaluate(() =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Macau' }).format(new Date()),
+    );
+    await supervisor.locator(`#adopt-${NEW_TABLE}`).fill(today);
+    await supervisor.locator('[data-focus="propose"]').click();
+    const toast = supervisor.locator('.toast-error').last();
+    await toast.waitFor();
+    expect(await toast.locator('.toast-text').textContent()).toBe(en('err.request_not_timely'));
+    expect(await toast.locator('.art-badge').textContent()).toBe('Art. 8');
+    await supervisor.locator(`#adopt-${NEW_TABLE}`).fill(date);
+    await supervisor.locator('[data-focus="propose"]').click();
+    await expect.poll(() => supervisor.locator('.proposal-pending').count()).toBe(2);
+
+    const inspector = await open('inspector');
+    await signIn(inspector, 'inspector', DEMO_PASSWORD);
+    await inspector.waitForURL(/#\/inspector/);
+    await inspector.goto(`${base}/#/floor`);
+    await inspector.locator('#options-table').selectOption(NEW_TABLE);
+    const pending = inspector.locator('.proposal-pending').first();
+    await pending.locator('input').first().fill('DICJ/2026/0042');
+    await pending.locator('button[type=submit]').click();
+    await inspector.locator('.proposal-authorized').waitFor();
+    await inspector.context().close();
+
+    await supervisor.locator('#options-table').selectOption('T1');
+    await supervisor.locator('#options-table').selectOption(NEW_TABLE);
+    await supervisor.locator('.proposal-authorized').waitFor();
+    await supervisor.locator('.proposal-pending button.btn-red').click();
+    await supervisor.locator('.proposal-withdrawn').waitFor();
+  }, 90_000);
+
+  it('uploads a year of holidays', async () => {
+    await supervisor
+      .locator('#holiday-file')
+      .setInputFiles(join(ROOT, 'src', 'compliance', 'holidays', '2027.json'));
+    await expect
+      .poll(() => supervisor.locator('.toast-ok .toast-text').last().textContent())
+      .toBe('Year 2027 loaded.');
+  });
+
+  it('disables the croupier mid-shift (the console signs out), then a reset forces a change', async () => {
+    const croupier = await open('croupier-2');
+    await signIn(croupier, 'croupier', DEMO_PASSWORD);
+    await croupier.locator('.table-list a[href="#/croupier/T1"]').click();
+    await croupier.locator('.table-bar .phase-pill').waitFor();
+    await supervisor.reload();
+    await supervisor.locator('[data-focus="disable:croupier"]').click();
+    await supervisor.locator('tr[data-user="croupier"].user-disabled').waitFor();
+    // The server closed the console's socket: the page is back at sign-in.
+    await croupier.locator('#login-user').waitFor();
+    await croupier.locator('#login-user').fill('croupier');
+    await croupier.locator('#login-pass').fill(DEMO_PASSWORD);
+    await croupier.locator('button[type=submit]').click();
+    await expect
+      .poll(() => croupier.locator('.toast-error .toast-text').last().textContent())
+      .toBe(en('err.invalid_credentials'));
+
+    await supervisor.locator('[data-focus="enable:croupier"]').click();
+    // The list is redrawn once enabled: fill the new row's field, not the old one's.
+    await supervisor.locator('[data-focus="disable:croupier"]').waitFor();
+    await supervisor.locator('[data-focus="reset-pass:croupier"]').fill('given by the boss 1');
+    await supervisor.locator('[data-focus="reset:croupier"]').click();
+    await supervisor.locator('tr[data-user="croupier"] .tag-info').waitFor();
+    await signIn(croupier, 'croupier', 'given by the boss 1');
+    await croupier.locator('.notice-required').waitFor();
+    await changePassword(croupier, 'given by the boss 1', 'my own console key');
+    await croupier.locator('.table-list a[href="#/croupier/T1"]').waitFor();
+    await croupier.context().close();
+  }, 90_000);
+
+  it('shows the floor in zh-Hant, pt and en at desktop and phone sizes', async () => {
+    for (const lang of ['zh-Hant', 'pt', 'en'] as const) {
+      await supervisor.locator(`.lang-btn[lang="${lang}"]`).click();
+      await supervisor.locator('.table-name').getByText(DICT['floor.title'][lang]).waitFor();
+      await shoot(supervisor, `floor-01-floor-${lang}`);
+    }
+  }, 90_000);
+});

@@ -1,0 +1,636 @@
+/** The floor page's panels: table cards, a new table, Art. 8, holidays, accounts. */
+import {
+  authorize,
+  changeLimits,
+  createTable,
+  createUser,
+  houseOptions,
+  propose,
+  resetPassword,
+  revokeSession,
+  setDisabled,
+  uploadHolidays,
+  users,
+  userSessions,
+  withdrawProposal,
+} from '../api/endpoints.js';
+import { newKey } from '../api/http.js';
+import type { Floor, FloorTable, HouseOptionsState, SessionInfo, User } from '../api/types.js';
+import { t } from '../i18n/i18n.js';
+import { formatAmount, formatMoney, parseAmount } from '../logic/money.js';
+import { h, replaceChildren } from '../ui/dom.js';
+import { toast, toastError } from '../ui/status.js';
+import { panel, phasePill } from '../ui/widgets.js';
+import type { FloorContext } from './floor.js';
+
+const ROLES = ['player', 'croupier', 'supervisor', 'cashier', 'inspector'] as const;
+
+function money(ctx: FloorContext, minor: number | null): string {
+  if (minor === null) return '—';
+  return ctx.currency() === '' ? formatAmount(minor) : formatMoney(minor, ctx.currency());
+}
+
+const percent = (value: number | null): string => (value === null ? '—' : `${value.toFixed(2)}%`);
+
+/** Runs an action, reporting its refusal (translated, with its article) and never throwing. */
+async function act(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    toastError(error);
+  }
+}
+
+function field(id: string, label: string, input: HTMLElement): HTMLElement[] {
+  input.id = id;
+  return [h('label', { for: id }, label), input];
+}
+
+const input = (props: Record<string, string | boolean> = {}): HTMLInputElement =>
+  h('input', { class: 'input', autocomplete: 'off', ...props });
+
+export function calendarWarning(floor: Floor | null): HTMLElement | null {
+  const next = floor?.calendar.nextYear;
+  if (next === undefined || next.status === 'official') return null;
+  const key = next.status === 'missing' ? 'floor.calendarMissing' : 'floor.calendarComputed';
+  return h('p', { class: 'floor-warning', role: 'alert' }, t(key, { year: next.year }));
+}
+
+function stat(label: string, value: string, extra = ''): HTMLElement {
+  return h(
+    'div',
+    { class: `floor-stat ${extra}` },
+    h('span', { class: 'floor-stat-label' }, label),
+    h('span', { class: 'floor-stat-value' }, value),
+  );
+}
+
+function countdown(ctx: FloorContext, table: FloorTable): string | null {
+  if (table.bettingDeadlineMs === null) return null;
+  const s = Math.max(0, Math.ceil((table.bettingDeadlineMs - ctx.now()) / 1000));
+  return t('floor.countdown', { s });
+}
+
+function limitsForm(ctx: FloorContext, table: FloorTable): HTMLElement {
+  const id = (name: string): string => `limits-${table.id}-${name}`;
+  const major = (minor: number | null): string => (minor === null ? '' : String(minor / 100));
+  const min = input({ value: major(table.stakeMinorMin), inputmode: 'decimal' });
+  const max = input({ value: major(table.stakeMinorMax), inputmode: 'decimal' });
+  const cap = input({ value: major(table.liabilityMinorMax), inputmode: 'decimal' });
+  const timer = input({
+    value: table.bettingTimerMs === null ? '' : String(table.bettingTimerMs / 1000),
+    inputmode: 'numeric',
+    placeholder: t('floor.timerNone'),
+  });
+  const save = (e: Event): void => {
+    e.preventDefault();
+    void act(async () => {
+      const limits: Record<string, number | null> = {};
+      for (const [key, el] of [
+        ['stakeMinorMin', min],
+        ['stakeMinorMax', max],
+        ['liabilityMinorMax', cap],
+      ] as const) {
+        const amount = parseAmount(el.value);
+        if (amount === null) throw new Error(t('cage.badAmount'));
+        limits[key] = amount;
+      }
+      limits['bettingTimerMs'] = timer.value.trim() === '' ? null : Number(timer.value) * 1000;
+      await changeLimits(table.id, limits);
+      toast(t('floor.saved'), 'ok');
+      await ctx.reload();
+    });
+  };
+  return h(
+    'details',
+    { class: 'floor-limits' },
+    h('summary', {}, t('floor.limits')),
+    h(
+      'form',
+      { class: 'form form-grid', onsubmit: save },
+      ...field(id('min'), t('floor.stakeMin'), min),
+      ...field(id('max'), t('floor.stakeMax'), max),
+      ...field(id('cap'), t('floor.liabilityMax'), cap),
+      ...field(id('timer'), t('floor.timer'), timer),
+      h(
+        'button',
+        { type: 'submit', class: 'btn btn-gold', 'data-focus': `limits:${table.id}` },
+        t('floor.save'),
+      ),
+    ),
+  );
+}
+
+function reportLinks(ctx: FloorContext, table: FloorTable): HTMLElement {
+  const date = ctx.floor()?.today ?? '';
+  const base = `/api/v1/tables/${encodeURIComponent(table.id)}/reports/daily?date=${date}`;
+  return h(
+    'span',
+    { class: 'floor-report' },
+    `${t('floor.report')}: `,
+    ['html', 'csv', 'json'].map((format) =>
+      h(
+        'a',
+        {
+          href: `${base}&format=${format}`,
+          target: '_blank',
+          rel: 'noopener',
+          class: 'floor-link',
+        },
+        format.toUpperCase(),
+      ),
+    ),
+  );
+}
+
+function tableCard(ctx: FloorContext, table: FloorTable): HTMLElement {
+  const id = encodeURIComponent(table.id);
+  const day = table.day;
+  const left = countdown(ctx, table);
+  return h(
+    'article',
+    { class: 'floor-card', 'data-table': table.id, 'aria-label': table.name },
+    h(
+      'header',
+      { class: 'floor-card-head' },
+      h('h3', {}, table.name, h('small', { class: 'muted' }, ` ${table.id}`)),
+      table.phase === null ? null : phasePill(table.phase),
+      left === null ? null : h('span', { class: 'floor-countdown', role: 'timer' }, left),
+    ),
+    h(
+      'div',
+      { class: 'floor-stats' },
+      stat(t('app.round'), table.roundNo === null ? '—' : String(table.roundNo)),
+      stat(t('floor.players'), String(table.players)),
+      stat(t('floor.stakes'), money(ctx, table.stakedMinor)),
+      stat(t('floor.worst'), money(ctx, table.worstCaseHouseLossMinor)),
+      stat(t('floor.handle'), money(ctx, day?.handleMinor ?? 0)),
+      stat(t('floor.payouts'), money(ctx, day?.payoutsMinor ?? 0)),
+      stat(
+        t('floor.hold'),
+        `${percent(day?.holdPercentActual ?? null)} (${percent(day?.holdPercentTheoretical ?? null)})`,
+      ),
+      stat(
+        t('floor.alerts'),
+        String(table.fairnessAlerts),
+        table.fairnessAlerts > 0 ? 'floor-stat-alert' : '',
+      ),
+    ),
+    h(
+      'p',
+      { class: 'floor-card-foot small' },
+      h(
+        'span',
+        { class: 'muted' },
+        t(table.leaseHeldHere ? 'floor.lease' : 'floor.leaseElsewhere'),
+      ),
+      ' · ',
+      reportLinks(ctx, table),
+      ' · ',
+      h('a', { href: `#/croupier/${id}`, class: 'floor-link' }, t('nav.croupier')),
+      h('a', { href: `#/board/${id}`, class: 'floor-link' }, t('nav.board')),
+    ),
+    ctx.supervisor ? limitsForm(ctx, table) : null,
+  );
+}
+
+export function tableCards(ctx: FloorContext): HTMLElement {
+  const floor = ctx.floor();
+  return h(
+    'section',
+    { class: 'floor-tables', 'aria-label': t('floor.tables') },
+    floor === null
+      ? h('p', { class: 'muted' }, t('app.loading'))
+      : floor.tables.map((table) => tableCard(ctx, table)),
+  );
+}
+
+export function createTablePanel(ctx: FloorContext): HTMLElement {
+  const id = input({ required: true, placeholder: 'T2', 'data-focus': 'new-table-id' });
+  const name = input({ placeholder: 'Table 2' });
+  const shaker = h(
+    'select',
+    { class: 'input' },
+    h('option', { value: 'electronic' }, t('inspector.shaker.electronic')),
+    h('option', { value: 'lever' }, t('inspector.shaker.lever')),
+  );
+  const board = h('input', { type: 'checkbox', checked: true });
+  const min = input({ value: '10', inputmode: 'decimal' });
+  const max = input({ value: '10000', inputmode: 'decimal' });
+  const timer = input({ value: '30', inputmode: 'numeric' });
+  const submit = (e: Event): void => {
+    e.preventDefault();
+    void act(async () => {
+      const stakeMin = parseAmount(min.value);
+      const stakeMax = parseAmount(max.value);
+      if (stakeMin === null || stakeMax === null) throw new Error(t('cage.badAmount'));
+      await createTable({
+        tableId: id.value.trim(),
+        ...(name.value.trim() === '' ? {} : { name: name.value.trim() }),
+        shaker: shaker.value,
+        displayBoard: board.checked,
+        stakeMinorMin: stakeMin,
+        stakeMinorMax: stakeMax,
+        bettingTimerMs: timer.value.trim() === '' ? null : Number(timer.value) * 1000,
+      });
+      toast(t('floor.created', { id: id.value.trim() }), 'ok');
+      await ctx.reload();
+      ctx.rerender();
+    });
+  };
+  return panel(
+    t('floor.create'),
+    h(
+      'form',
+      { class: 'form form-grid', onsubmit: submit },
+      ...field('new-table-id', t('floor.tableId'), id),
+      ...field('new-table-name', t('floor.tableName'), name),
+      ...field('new-table-shaker', t('floor.shaker'), shaker),
+      ...field('new-table-min', t('floor.stakeMin'), min),
+      ...field('new-table-max', t('floor.stakeMax'), max),
+      ...field('new-table-timer', t('floor.timer'), timer),
+      h('label', { class: 'check' }, board, ' ', t('floor.displayBoard')),
+      h(
+        'button',
+        { type: 'submit', class: 'btn btn-gold', 'data-focus': 'create-table' },
+        t('floor.create'),
+      ),
+    ),
+  );
+}
+
+function optionsSummary(options: Record<string, unknown>): string {
+  const parts: string[] = [];
+  if (typeof options['shaker'] === 'string')
+    parts.push(t(`inspector.shaker.${options['shaker'] as 'lever' | 'electronic'}`));
+  if (typeof options['displayBoard'] === 'boolean')
+    parts.push(`${t('floor.displayBoard')}: ${t(options['displayBoard'] ? 'app.yes' : 'app.no')}`);
+  if (typeof options['layoutCount'] === 'number')
+    parts.push(`${t('floor.layouts')}: ${options['layoutCount']}`);
+  return parts.join(' · ');
+}
+
+function proposalRow(
+  ctx: FloorContext,
+  tableId: string,
+  p: HouseOptionsState['proposals'][number],
+  redraw: () => void,
+): HTMLElement {
+  const open = p.status === 'pending' || p.status === 'authorized';
+  const reference = input({ placeholder: 'DICJ/2026/…' });
+  const on = input({ type: 'date', value: ctx.floor()?.today ?? '' });
+  const record = (e: Event): void => {
+    e.preventDefault();
+    void act(async () => {
+      await authorize(tableId, p.proposalId, {
+        reference: reference.value,
+        authorizedOn: on.value,
+      });
+      redraw();
+    });
+  };
+  return h(
+    'li',
+    { class: `proposal proposal-${p.status}`, 'data-proposal': p.proposalId },
+    h('strong', {}, p.proposalId),
+    ` · ${t('floor.adoptionDate')} ${p.adoptionDate} · `,
+    h('span', { class: 'proposal-status' }, t(`floor.status.${p.status}`)),
+    h('div', { class: 'small muted' }, optionsSummary(p.options)),
+    p.authorization === null
+      ? null
+      : h(
+          'div',
+          { class: 'small' },
+          `${p.authorization.reference} (${p.authorization.authorizedOn})`,
+        ),
+    open && ctx.supervisor
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn btn-red',
+            'data-focus': `withdraw:${p.proposalId}`,
+            onclick: () =>
+              void act(async () => {
+                await withdrawProposal(tableId, p.proposalId);
+                redraw();
+              }),
+          },
+          t('floor.withdraw'),
+        )
+      : null,
+    p.status === 'pending' && ctx.me.user.role === 'inspector'
+      ? h(
+          'form',
+          { class: 'form form-inline', onsubmit: record },
+          ...field(`ref-${p.proposalId}`, t('floor.reference'), reference),
+          ...field(`on-${p.proposalId}`, t('floor.authorizedOn'), on),
+          h(
+            'button',
+            { type: 'submit', class: 'btn btn-gold', 'data-focus': `authorize:${p.proposalId}` },
+            t('floor.authorize'),
+          ),
+        )
+      : null,
+  );
+}
+
+function proposeForm(ctx: FloorContext, tableId: string, redraw: () => void): HTMLElement {
+  const earliest = ctx.floor()?.calendar.earliestAdoptionDate ?? null;
+  const date = input({ type: 'date', value: earliest ?? '', 'data-focus': 'adoption-date' });
+  const board = h('input', { type: 'checkbox', checked: true });
+  const shaker = h(
+    'select',
+    { class: 'input' },
+    h('option', { value: '' }, '—'),
+    h('option', { value: 'electronic' }, t('inspector.shaker.electronic')),
+    h('option', { value: 'lever' }, t('inspector.shaker.lever')),
+  );
+  const submit = (e: Event): void => {
+    e.preventDefault();
+    void act(async () => {
+      const proposalId = newKey('p').slice(0, 14);
+      const options: Record<string, unknown> = { displayBoard: board.checked };
+      if (shaker.value !== '') options['shaker'] = shaker.value;
+      await propose(tableId, { proposalId, options, adoptionDate: date.value });
+      toast(t('floor.proposed', { id: proposalId }), 'ok');
+      redraw();
+    });
+  };
+  return h(
+    'form',
+    { class: 'form form-grid', onsubmit: submit },
+    earliest === null
+      ? null
+      : h('p', { class: 'floor-earliest small' }, t('floor.earliest', { date: earliest })),
+    ...field(`adopt-${tableId}`, t('floor.adoptionDate'), date),
+    ...field(`adopt-shaker-${tableId}`, t('floor.shaker'), shaker),
+    h('label', { class: 'check' }, board, ' ', t('floor.displayBoard')),
+    h(
+      'button',
+      { type: 'submit', class: 'btn btn-gold', 'data-focus': 'propose' },
+      t('floor.propose'),
+    ),
+  );
+}
+
+export function houseOptionsPanel(ctx: FloorContext): HTMLElement {
+  const tables = ctx.floor()?.tables ?? [];
+  const body = h('div', { class: 'floor-options' });
+  const picker = h(
+    'select',
+    { class: 'input', id: 'options-table', onchange: () => void show() },
+    tables.map((x) => h('option', { value: x.id }, `${x.name} (${x.id})`)),
+  );
+  async function show(): Promise<void> {
+    const tableId = picker.value;
+    if (tableId === '') return;
+    await act(async () => {
+      const state = await houseOptions(tableId);
+      const redraw = (): void => void show();
+      replaceChildren(
+        body,
+        h(
+          'p',
+          { class: 'small' },
+          `${t('floor.inForce')} (v${state.current.version}${state.adoptedOn === null ? '' : `, ${state.adoptedOn}`}): `,
+          optionsSummary(state.current),
+        ),
+        h(
+          'ul',
+          { class: 'proposals' },
+          [...state.proposals].reverse().map((p) => proposalRow(ctx, tableId, p, redraw)),
+        ),
+        ctx.supervisor ? proposeForm(ctx, tableId, redraw) : null,
+      );
+    });
+  }
+  void show();
+  return panel(
+    t('floor.options'),
+    h('label', { for: 'options-table', class: 'small' }, t('app.table')),
+    picker,
+    body,
+  );
+}
+
+export function holidaysPanel(ctx: FloorContext): HTMLElement {
+  const years = ctx.floor()?.calendar.years ?? [];
+  const file = h('input', {
+    type: 'file',
+    accept: 'application/json,.json',
+    id: 'holiday-file',
+    onchange: (e) => {
+      const chosen = (e.target as HTMLInputElement).files?.[0];
+      if (chosen === undefined) return;
+      void act(async () => {
+        const loaded = await uploadHolidays(JSON.parse(await chosen.text()) as unknown);
+        toast(t('floor.uploaded', { year: loaded.year }), 'ok');
+        await ctx.reload();
+        ctx.rerender();
+      });
+    },
+  });
+  return panel(
+    t('floor.holidays'),
+    h(
+      'ul',
+      { class: 'holiday-years' },
+      years.map((y) =>
+        h(
+          'li',
+          { 'data-year': String(y.year) },
+          `${y.year} · `,
+          h(
+            'span',
+            { class: y.official ? 'tag-ok' : 'tag-warn' },
+            t(y.official ? 'floor.official' : 'floor.computed'),
+          ),
+        ),
+      ),
+    ),
+    ctx.supervisor ? h('label', { for: 'holiday-file', class: 'small' }, t('floor.upload')) : null,
+    ctx.supervisor ? file : null,
+  );
+}
+
+function sessionList(ctx: FloorContext, user: User, host: HTMLElement): void {
+  void act(async () => {
+    const list: SessionInfo[] = await userSessions(user.id);
+    const when = (ms: number): string => new Date(ms).toLocaleString();
+    replaceChildren(
+      host,
+      list.length === 0
+        ? h('p', { class: 'small muted' }, t('floor.noSessions'))
+        : h(
+            'ul',
+            { class: 'sessions' },
+            list.map((s) =>
+              h(
+                'li',
+                { class: 'small' },
+                `${when(s.createdAtMs)} → ${when(s.expiresAtMs)} `,
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'btn btn-small',
+                    onclick: () =>
+                      void act(async () => {
+                        await revokeSession(user.id, s.id);
+                        sessionList(ctx, user, host);
+                      }),
+                  },
+                  t('floor.revoke'),
+                ),
+              ),
+            ),
+          ),
+    );
+  });
+}
+
+function userRow(ctx: FloorContext, user: User, redraw: () => void): HTMLElement {
+  const self = user.id === ctx.me.user.id;
+  const more = h('div', { class: 'user-more' });
+  const password = input({
+    type: 'password',
+    autocomplete: 'new-password',
+    placeholder: t('password.new'),
+    'aria-label': `${t('floor.reset')} ${user.username}`,
+    'data-focus': `reset-pass:${user.username}`,
+  });
+  const reset = (e: Event): void => {
+    e.preventDefault();
+    void act(async () => {
+      await resetPassword(user.id, password.value);
+      toast(t('floor.resetDone', { name: user.displayName }), 'ok');
+      redraw();
+    });
+  };
+  return h(
+    'tr',
+    { 'data-user': user.username, class: user.disabled === true ? 'user-disabled' : '' },
+    h(
+      'td',
+      {},
+      h('strong', {}, user.displayName),
+      h('small', { class: 'muted' }, ` @${user.username}`),
+    ),
+    h('td', {}, t(`role.${user.role}`)),
+    h(
+      'td',
+      {},
+      user.disabled === true ? h('span', { class: 'tag-warn' }, t('floor.disabled')) : null,
+      user.mustChangePassword === true
+        ? h('span', { class: 'tag-info' }, t('floor.mustChange'))
+        : null,
+    ),
+    h(
+      'td',
+      { class: 'user-actions' },
+      self
+        ? null
+        : h(
+            'button',
+            {
+              type: 'button',
+              class: user.disabled === true ? 'btn' : 'btn btn-red',
+              'data-focus': `${user.disabled === true ? 'enable' : 'disable'}:${user.username}`,
+              onclick: () => {
+                const disable = user.disabled !== true;
+                if (
+                  disable &&
+                  !window.confirm(t('floor.confirmDisable', { name: user.displayName }))
+                )
+                  return;
+                void act(async () => {
+                  await setDisabled(user.id, disable);
+                  redraw();
+                });
+              },
+            },
+            t(user.disabled === true ? 'floor.enable' : 'floor.disable'),
+          ),
+      h(
+        'form',
+        { class: 'form-inline', onsubmit: reset },
+        password,
+        h(
+          'button',
+          { type: 'submit', class: 'btn', 'data-focus': `reset:${user.username}` },
+          t('floor.reset'),
+        ),
+      ),
+      h(
+        'button',
+        { type: 'button', class: 'btn btn-ghost', onclick: () => sessionList(ctx, user, more) },
+        t('floor.sessions'),
+      ),
+      more,
+    ),
+  );
+}
+
+function newUserForm(redraw: () => void): HTMLElement {
+  const username = input({ required: true, 'data-focus': 'new-username' });
+  const display = input({});
+  const password = input({ type: 'password', autocomplete: 'new-password', required: true });
+  const role = h(
+    'select',
+    { class: 'input' },
+    ROLES.map((r) => h('option', { value: r }, t(`role.${r}`))),
+  );
+  const submit = (e: Event): void => {
+    e.preventDefault();
+    void act(async () => {
+      const made = await createUser({
+        username: username.value.trim(),
+        password: password.value,
+        role: role.value,
+        ...(display.value.trim() === '' ? {} : { displayName: display.value.trim() }),
+      });
+      toast(t('floor.userCreated', { name: made.displayName }), 'ok');
+      redraw();
+    });
+  };
+  return h(
+    'form',
+    { class: 'form form-grid', onsubmit: submit },
+    ...field('new-username', t('login.username'), username),
+    ...field('new-display', t('floor.displayName'), display),
+    ...field('new-role', t('floor.role'), role),
+    ...field('new-password', t('login.password'), password),
+    h('p', { class: 'small muted' }, t('password.rule')),
+    h(
+      'button',
+      { type: 'submit', class: 'btn btn-gold', 'data-focus': 'create-user' },
+      t('floor.newUser'),
+    ),
+  );
+}
+
+export function accountsPanel(ctx: FloorContext): HTMLElement {
+  const body = h('div', { class: 'floor-users' });
+  async function redraw(): Promise<void> {
+    await act(async () => {
+      const list = await users();
+      replaceChildren(
+        body,
+        h(
+          'table',
+          { class: 'data users' },
+          h(
+            'tbody',
+            {},
+            list.map((u) => userRow(ctx, u, () => void redraw())),
+          ),
+        ),
+        h('h3', { class: 'panel-subtitle' }, t('floor.newUser')),
+        newUserForm(() => void redraw()),
+      );
+    });
+  }
+  void redraw();
+  return panel(t('floor.users'), body);
+}

@@ -1,0 +1,141 @@
+/**
+ * `#/floor`: the supervisor runs the casino from here (an inspector may look,
+ * and records the DICJ's authorizations). Every table at a glance, kept live by
+ * a `summary`-feed socket per table: each event refetches `GET /floor`
+ * (coalesced). Below: a new table, the Art. 8 house options, the holiday lists
+ * and the accounts. The panels are in floor-panels.ts.
+ */
+import { floor as fetchFloor, tables as fetchTables } from '../api/endpoints.js';
+import { LiveTable } from '../api/live.js';
+import type { Floor, Me } from '../api/types.js';
+import { onLanguage, t } from '../i18n/i18n.js';
+import { h, replaceChildren } from '../ui/dom.js';
+import { shell } from '../ui/shell.js';
+import { toastError } from '../ui/status.js';
+import {
+  accountsPanel,
+  calendarWarning,
+  createTablePanel,
+  holidaysPanel,
+  houseOptionsPanel,
+  tableCards,
+} from './floor-panels.js';
+import type { Page } from './page.js';
+
+/** Events come in bursts (a bet, a round's steps): one refetch per burst. */
+const REFETCH_MS = 250;
+
+export interface FloorContext {
+  readonly me: Me;
+  readonly supervisor: boolean;
+  readonly currency: () => string;
+  readonly floor: () => Floor | null;
+  /** Fetches the floor again and redraws. */
+  readonly reload: () => Promise<void>;
+  /** Redraws the lower panels too (after a new table or holiday year). */
+  readonly rerender: () => void;
+  readonly now: () => number;
+}
+
+export function floorPage(me: Me): Page {
+  const main = h('main', { class: 'page page-floor' });
+  const el = shell({ me, tableId: null, active: 'floor' }, main);
+  let state: Floor | null = null;
+  let currency = '';
+  let timer = 0;
+  const sockets = new Map<string, LiveTable>();
+  const cards = h('div', { class: 'floor-cards' });
+  const banner = h('div', { class: 'floor-banner' });
+  const lower = h('div', { class: 'floor-grid' });
+
+  const ctx: FloorContext = {
+    me,
+    supervisor: me.user.role === 'supervisor',
+    currency: () => currency,
+    floor: () => state,
+    reload: async () => {
+      try {
+        state = await fetchFloor();
+        follow();
+        drawLive();
+      } catch (error) {
+        toastError(error);
+      }
+    },
+    now: () => Date.now(),
+    rerender: () => render(),
+  };
+
+  const schedule = (): void => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => void ctx.reload(), REFETCH_MS);
+  };
+
+  /** One summary socket per table, opened as tables appear. */
+  function follow(): void {
+    for (const table of state?.tables ?? []) {
+      if (sockets.has(table.id)) continue;
+      const live = new LiveTable(
+        table.id,
+        { onHello: schedule, onEvent: schedule, onStatus: () => undefined },
+        'summary',
+      );
+      sockets.set(table.id, live);
+      live.start();
+    }
+  }
+
+  function drawLive(): void {
+    replaceChildren(banner, calendarWarning(state));
+    replaceChildren(cards, tableCards(ctx));
+  }
+
+  function render(): void {
+    drawLive();
+    replaceChildren(
+      lower,
+      ctx.supervisor ? createTablePanel(ctx) : null,
+      houseOptionsPanel(ctx),
+      holidaysPanel(ctx),
+      ctx.supervisor ? accountsPanel(ctx) : null,
+    );
+  }
+
+  replaceChildren(
+    main,
+    h('div', { class: 'table-bar' }, h('h1', { class: 'table-name' }, t('floor.title'))),
+    banner,
+    cards,
+    lower,
+  );
+  // The countdowns tick between refetches.
+  const tick = window.setInterval(() => {
+    if (state?.tables.some((x) => x.bettingDeadlineMs !== null))
+      replaceChildren(cards, tableCards(ctx));
+  }, 1000);
+  void (async () => {
+    try {
+      currency = (await fetchTables())[0]?.currency ?? '';
+    } catch (error) {
+      toastError(error);
+    }
+    await ctx.reload();
+    render();
+  })();
+  const off = onLanguage(() => {
+    replaceChildren(
+      main.querySelector('.table-bar')!,
+      h('h1', { class: 'table-name' }, t('floor.title')),
+    );
+    render();
+  });
+  return {
+    el,
+    destroy: () => {
+      off();
+      window.clearTimeout(timer);
+      window.clearInterval(tick);
+      for (const live of sockets.values()) live.stop();
+    },
+  };
+}
