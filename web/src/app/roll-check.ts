@@ -9,7 +9,6 @@ import { checkCommitment, commitmentMessage } from '../logic/commitment.js';
 export type RollVerdict =
   | { readonly state: 'lever' }
   | { readonly state: 'pending' }
-  | { readonly state: 'checking'; readonly roundNo: number }
   | {
       readonly state: 'match' | 'mismatch' | 'changed';
       readonly roundNo: number;
@@ -55,11 +54,8 @@ export class RollCheck {
     }
     if (this.checkedRound === last.roundNo) return;
     this.checkedRound = last.roundNo;
-    this.verdict = { state: 'checking', roundNo: last.roundNo };
-    void this.check(view, last).then((verdict) => {
-      this.verdict = verdict;
-      done();
-    });
+    this.verdict = this.check(view, last);
+    done();
   }
 
   private rollCandidates(view: TableView, last: LastRound): number[] {
@@ -70,7 +66,7 @@ export class RollCheck {
     return known !== undefined ? [known] : Array.from({ length: ROLL_GUESS_MAX }, (_, i) => i + 1);
   }
 
-  private async check(view: TableView, last: LastRound): Promise<RollVerdict> {
+  private check(view: TableView, last: LastRound): RollVerdict {
     const nonce = last.nonceHex!;
     const commitment = last.commitmentHex!.toLowerCase();
     const base = { roundNo: last.roundNo, dice: last.dice };
@@ -79,7 +75,7 @@ export class RollCheck {
       tried = { ...tried, rollNo };
       const seen = this.seen.get(`${last.roundNo}/${rollNo}`);
       const message = commitmentMessage(tried, last.dice, nonce);
-      if ((await checkCommitment(tried, last.dice, nonce, commitment)) === 'match') {
+      if (checkCommitment(tried, last.dice, nonce, commitment) === 'match') {
         // The seal opens; it must also be the one shown before the bets.
         return {
           ...base,

@@ -206,7 +206,6 @@ export const DICT = {
     'The revealed commitment differs from the one you saw while betting!',
   ),
   'verify.pending': e('開彩後核對。', 'Verificado após o resultado.', 'Checked after the reveal.'),
-  'verify.checking': e('核對中…', 'A verificar…', 'Checking…'),
   'verify.lever': e(
     '搖桿枱：骰子由荷官讀出，無承諾。',
     'Mesa de alavanca: sem compromisso.',

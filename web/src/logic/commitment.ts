@@ -7,7 +7,8 @@
  * in UTF-8, lowercase hex. The player sees the commitment when betting opens;
  * after the reveal anyone can hash the dice and nonce and compare.
  */
-import { sha256HexFallback } from './sha256.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 
 export const COMMITMENT_VERSION = 'cussec/roll/v1';
 
@@ -21,23 +22,23 @@ export function commitmentMessage(ref: RollRef, dice: readonly number[], nonceHe
   return `${COMMITMENT_VERSION}\n${ref.tableId}\n${ref.roundNo}\n${ref.rollNo}\n${dice.join(',')}\n${nonceHex.toLowerCase()}`;
 }
 
-/** SHA-256 in lowercase hex: crypto.subtle where the page is a secure context, else the fallback. */
-export async function sha256Hex(text: string): Promise<string> {
-  const bytes = new TextEncoder().encode(text);
-  const subtle = globalThis.crypto?.subtle;
-  if (subtle === undefined) return sha256HexFallback(bytes);
-  const digest = await subtle.digest('SHA-256', bytes);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+/**
+ * SHA-256 of the UTF-8 text in lowercase hex, by @noble/hashes (audited, and
+ * the same in every page: crypto.subtle is missing where the page is not a
+ * secure context, such as a display board on a plain-HTTP floor network).
+ */
+export function sha256Hex(text: string): string {
+  return bytesToHex(sha256(new TextEncoder().encode(text)));
 }
 
 export type CommitmentCheck = 'match' | 'mismatch';
 
-export async function checkCommitment(
+export function checkCommitment(
   ref: RollRef,
   dice: readonly number[],
   nonceHex: string,
   commitmentHex: string,
-): Promise<CommitmentCheck> {
-  const hash = await sha256Hex(commitmentMessage(ref, dice, nonceHex));
+): CommitmentCheck {
+  const hash = sha256Hex(commitmentMessage(ref, dice, nonceHex));
   return hash === commitmentHex.toLowerCase() ? 'match' : 'mismatch';
 }

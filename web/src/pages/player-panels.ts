@@ -133,8 +133,6 @@ function verdictLine(verdict: RollVerdict): HTMLElement {
       return h('p', { class: 'muted' }, t('verify.lever'));
     case 'pending':
       return h('p', { class: 'muted' }, t('verify.pending'));
-    case 'checking':
-      return h('p', { class: 'muted' }, t('verify.checking'));
     case 'match':
       return h(
         'p',
