@@ -18,6 +18,9 @@ import { runCli } from '../src/cli/testing.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AUDITS = 4;
 
+/** The key that seals the rolls of every run (docs/dice.md); a PostgreSQL play needs one. */
+const ROLL_KEY = `live-audit:${randomBytes(32).toString('base64')}`;
+
 function startPlay(db: string): { child: ChildProcess; exited: Promise<number | null> } {
   const child = spawn(
     process.execPath,
@@ -35,7 +38,11 @@ function startPlay(db: string): { child: ChildProcess; exited: Promise<number | 
       '--seed',
       '1207',
     ],
-    { cwd: ROOT, stdio: ['ignore', 'ignore', 'ignore'] },
+    {
+      cwd: ROOT,
+      env: { ...process.env, CUSSEC_ROLL_KEY: ROLL_KEY },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    },
   );
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited };

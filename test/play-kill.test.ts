@@ -27,6 +27,8 @@ import { type BetResult, betResults, type RoundEvent } from '../src/table/index.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SEED = process.env['CUSSEC_KILL_SEED'] ?? '20240601';
+/** Every run seals and opens rolls with the same key, as the nodes of a floor do (docs/dice.md). */
+const ROLL_KEY = `play-kill:${randomBytes(32).toString('base64')}`;
 const PLAYERS = '8';
 
 interface Exit {
@@ -56,7 +58,11 @@ function startPlay(
       '--seed',
       SEED,
     ],
-    { cwd: ROOT, env: { ...process.env, CUSSEC_DEBUG: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: ROOT,
+      env: { ...process.env, CUSSEC_DEBUG: '1', CUSSEC_ROLL_KEY: ROLL_KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   let stderr = '';
   let stdout = '';

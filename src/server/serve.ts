@@ -16,7 +16,7 @@ import { macauDate } from '../compliance/index.js';
 import { type App, buildApp } from './app.js';
 import { createUser } from './accounts.js';
 import { generatePassword, passwordWeakness } from './passwords.js';
-import { ROLL_KEY_ENV, rollKeys } from './roll-key-source.js';
+import { ROLL_KEY_ENV, rollKeys } from '../service/roll-key-source.js';
 
 export interface ServeOptions {
   readonly dataDir: string;

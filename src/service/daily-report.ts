@@ -102,7 +102,7 @@ export async function readTableDay(
   // The options at the day's start, then each change of them during the day.
   let optionsInForce: OptionsPeriod[] = [];
   for (const change of changes) {
-    if (change.atMs >= dayEndMs) break;
+    if (change.atMs >= dayEndMs) continue;
     const period = optionsPeriod(settingsOf(change), Math.max(change.atMs, dayStartMs));
     if (change.atMs < dayStartMs) optionsInForce = [period];
     else if (!sameOptions(optionsInForce.at(-1), period)) optionsInForce.push(period);

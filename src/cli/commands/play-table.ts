@@ -14,6 +14,7 @@
  * The dice come from the seed too (sealed as usual on an electronic table), so
  * a run is reproducible; a live table draws its roll from the CSPRNG instead.
  */
+import type { RollKeyring } from '../../dice/roll-key.js';
 import { createPrng, cryptoRandomSource, type Prng, type RandomSource } from '../../dice/index.js';
 import { type Store, walletAccount } from '../../ledger/index.js';
 import { type SpotKind, spotById } from '../../rules/index.js';
@@ -36,6 +37,8 @@ export interface PlayOptions {
   readonly onRound?: (roundsDone: number) => void;
   /** The table's clock (default: the real one); a benchmark spreads rounds over days with it. */
   readonly clock?: () => number;
+  /** The key that seals stored rolls; a run resumed later needs the same (default: this process's). */
+  readonly rollKeys?: RollKeyring;
 }
 
 export interface PlayStart {
@@ -112,6 +115,7 @@ export async function playTable(options: PlayOptions): Promise<PlayReport> {
     store: options.store,
     random,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.rollKeys === undefined ? {} : { rollKeys: options.rollKeys }),
   });
   try {
     // Art. 8: a simulated table's options carry an authorization marked as a simulation.

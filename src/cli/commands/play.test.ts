@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../ledger/index.js';
 import { KINDS, spotById } from '../../rules/index.js';
 import { readTableJournal, StandingBets } from '../../service/round-snapshot.js';
+import { rollKeys } from '../../service/roll-key-source.js';
 import { TableService } from '../../service/table-service.js';
 import type { RoundEvent } from '../../table/index.js';
 import { runCli } from '../testing.js';
@@ -75,7 +76,9 @@ describe('cussec play', () => {
     await play(db, '--rounds', '1', '--players', '2', '--seed', 'mid');
     // Another croupier opened round 2 and a player bet, then the process died.
     const store = await openSqliteStore({ path: db, currency: 'MOP' });
-    const service = new TableService({ store });
+    // It sealed the roll with the key `cussec play` keeps beside the database.
+    const keys = rollKeys({ env: undefined, keyFile: undefined, sqlitePath: db }).keys;
+    const service = new TableService({ store, rollKeys: keys });
     for (const command of [
       { type: 'cover' },
       { type: 'fasten-latches' },

@@ -3,10 +3,13 @@
  * table with seeded simulated players (see play-table.ts). Run again on the
  * same database it continues where the last run stopped, mid-round included.
  */
+import { resolve } from 'node:path';
+import { RollKeyError, type RollKeyring } from '../../dice/roll-key.js';
+import { ROLL_KEY_ENV, rollKeys } from '../../service/roll-key-source.js';
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { type Currency, type Store, StoreOpenError } from '../../ledger/index.js';
-import { openExistingStore, openStore } from '../../service/open-store.js';
+import { isPostgresUrl, openExistingStore, openStore } from '../../service/open-store.js';
 import { InputError } from '../errors.js';
 import { grouped, percent } from '../format.js';
 import type { Io } from '../io.js';
@@ -28,6 +31,7 @@ interface PlayCliOptions {
   readonly currency?: string;
   readonly shaker: string;
   readonly json?: boolean;
+  readonly rollKeyFile?: string;
 }
 
 export function registerPlay(program: Command, io: Io): void {
@@ -42,6 +46,10 @@ export function registerPlay(program: Command, io: Io): void {
     .option('--currency <MOP|HKD>', "a new database's currency (default MOP)")
     .option('--shaker <electronic|lever>', 'shaker of a table this run creates', 'electronic')
     .option('--json', 'print the summary as JSON')
+    .option(
+      '--roll-key-file <path>',
+      'the key that seals stored rolls (CUSSEC_ROLL_KEY wins; on SQLite by default a file beside the database)',
+    )
     .action(async (raw: PlayCliOptions) => {
       const options = readOptions(raw);
       const store = await open(raw.db, options.currency);
@@ -50,6 +58,8 @@ export function registerPlay(program: Command, io: Io): void {
         const report = await playTable({
           store,
           ...options,
+          // A run killed mid-round is resumed by the next: it opens the roll the first sealed (docs/dice.md).
+          rollKeys: playRollKeys(raw),
           onStart: (s) =>
             io.stderr.write(
               `play: table ${s.tableId} (${s.shaker} shaker), round ${s.roundNo} at phase ${s.phase}, seed ${options.seed}\n`,
@@ -81,6 +91,19 @@ function readOptions(raw: PlayCliOptions) {
     shaker: readShaker(raw.shaker),
     json: raw.json === true,
   };
+}
+
+function playRollKeys(raw: PlayCliOptions): RollKeyring {
+  try {
+    return rollKeys({
+      env: process.env[ROLL_KEY_ENV],
+      keyFile: raw.rollKeyFile,
+      sqlitePath: isPostgresUrl(raw.db) ? undefined : resolve(raw.db),
+    }).keys;
+  } catch (error) {
+    if (error instanceof RollKeyError) throw new InputError(error.message);
+    throw error;
+  }
 }
 
 function readCurrency(text: string): Currency {
