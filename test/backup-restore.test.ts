@@ -5,7 +5,7 @@
  * started on the restored file carries on the very round the copy holds.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +95,9 @@ describe('cussec backup of a live database [sqlite]', () => {
     mkdirSync(restored);
     const db = join(restored, 'cussec.db');
     copyFileSync(copy, db);
+    // The roll key is not in the database nor its backup (docs/dice.md): it is restored beside it.
+    copyFileSync(join(dir, 'roll-key'), join(restored, 'roll-key'));
+    chmodSync(join(restored, 'roll-key'), 0o600);
     const audit = await runCli(['audit', 'verify', '--db', db]);
     expect(audit.stdout).toMatch(/^audit passed/);
     expect(audit.code).toBe(0);
