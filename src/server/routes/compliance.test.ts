@@ -308,8 +308,8 @@ withStores('compliance routes', (h) => {
       expect(invalid.status).toBe(400);
       expect(errorOf(invalid)).toMatchObject({ code: 'holiday_list_invalid', article: '8' });
       expect(errorOf(invalid).issues!.map((i) => i.code)).toEqual([
-        'holiday-date-invalid',
-        'holiday-date-duplicate',
+        'holiday_date_invalid',
+        'holiday_date_duplicate',
       ]);
       const loaded = await w.call('supervisor', 'POST', '/api/v1/holidays', list);
       expect(loaded.status).toBe(201);
