@@ -2,7 +2,8 @@
  * Why the house-options workflow refuses a command: a stable code for
  * programs, a sentence for people and the article enforced (Art. 8, or the
  * article of the option for an invalid choice). Codes are a public contract:
- * never rename one, add new ones at the end.
+ * snake_case like every code of the system, never renamed again, new ones
+ * added at the end.
  */
 
 /** Every code, with the article it enforces ('varies' = the article of the option). */
@@ -40,4 +41,14 @@ export interface Rejection {
   readonly article: string;
   /** For `paytable_invalid`: the code of the rules' violation (e.g. "odds_out_of_range"). */
   readonly ruleCode?: string;
+}
+
+/**
+ * A code read back from a journaled `house-options-refused` entry. Entries
+ * written before every code was snake_case spell it in kebab-case
+ * (`table-mid-round`); read back, they mean the same code. The journal itself
+ * is never rewritten: its entries are hash-chained.
+ */
+export function journaledRejectionCode(code: string): RejectionCode {
+  return code.replaceAll('-', '_') as RejectionCode;
 }

@@ -16,6 +16,7 @@
  */
 import {
   applyEvent,
+  journaledHouseOptionsEvent,
   decide,
   due,
   type HouseOptions,
@@ -463,7 +464,7 @@ export class HouseOptionsService {
       }
       cached.scannedSeq = entry.seq;
       if (entry.type !== 'table-created') {
-        cached.state = applyEvent(cached.state, entry.payload as HouseOptionsEvent);
+        cached.state = applyEvent(cached.state, journaledHouseOptionsEvent(entry.payload));
       }
     }
     return cached?.state;

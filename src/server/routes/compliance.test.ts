@@ -177,6 +177,26 @@ withStores('compliance routes', (h) => {
       }
     });
 
+    it('answers a refusal with the very code it journaled, in snake_case', async () => {
+      const w = await world(await h.open());
+      try {
+        await createLeverTable(w.app.ctx.service, T);
+        const late = await w.call('supervisor', 'POST', proposals, {
+          proposalId: 'P1',
+          options: { paytable: ODDS_24 },
+          adoptionDate: '2026-03-04',
+        });
+        expect(late.status).toBe(409);
+        const { code } = errorOf(late);
+        expect(code).toBe('request_not_timely');
+        const journal = await w.store.readJournal({ fromSeq: 1, limit: 100, tableId: T });
+        const refused = journal.filter((e) => e.type === 'house-options-refused');
+        expect(refused.map((e) => (e.payload as { code: string }).code)).toEqual([code]);
+      } finally {
+        await w.app.shutdown();
+      }
+    });
+
     it('proposes, records the DICJ authorization, and adopts after the round is paid', async () => {
       const w = await world(await h.open());
       try {
