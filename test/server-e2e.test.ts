@@ -697,6 +697,8 @@ describe('cussec serve, end to end', () => {
   it('has given every rejection code the API can give', () => {
     const table = new Set<string>(REJECTION_CODES);
     for (const code of REACHABLE) expect(seen, code).toContain(code);
+    // One spelling for every code the API answered, without exception (docs/api.md).
+    expect([...seen].filter((code) => !/^[a-z][a-z0-9_]*$/.test(code))).toEqual([]);
     // A new code of the round machine must be provoked here or listed as unreachable.
     for (const code of table)
       expect(

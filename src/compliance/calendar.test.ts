@@ -87,7 +87,7 @@ describe('a year with no list is refused, never guessed', () => {
 
   it('refuses a date in an unlisted year', () => {
     expect(missing(dayKind(calendar, '2028-03-01'))).toMatchObject({
-      code: 'calendar-year-missing',
+      code: 'calendar_year_missing',
       year: 2028,
     });
     expect(missing(dayKind(calendar, '2025-12-31'))).toMatchObject({ year: 2025 });
@@ -110,7 +110,7 @@ describe('a year with no list is refused, never guessed', () => {
   });
 
   it('refuses a malformed date', () => {
-    expect(missing(isWorkingDayLike('2026-02-30'))).toMatchObject({ code: 'date-invalid' });
+    expect(missing(isWorkingDayLike('2026-02-30'))).toMatchObject({ code: 'date_invalid' });
   });
 
   it('works once the missing year is loaded', () => {

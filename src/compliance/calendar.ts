@@ -31,13 +31,13 @@ export interface WorkingDayCalendar {
 
 export type CalendarError =
   | {
-      readonly code: 'calendar-year-missing';
+      readonly code: 'calendar_year_missing';
       readonly year: number;
       readonly message: string;
       readonly article: '8';
     }
   | {
-      readonly code: 'date-invalid';
+      readonly code: 'date_invalid';
       readonly date: string;
       readonly message: string;
       readonly article: '8';
@@ -64,7 +64,7 @@ export function withHolidayYear(
 
 function missingYear(year: number): CalendarResult<never> {
   return err({
-    code: 'calendar-year-missing',
+    code: 'calendar_year_missing',
     year,
     message: `no public-holiday list for ${year}: load it before counting working days in ${year} (Art. 8)`,
     article: '8',
@@ -73,7 +73,7 @@ function missingYear(year: number): CalendarResult<never> {
 
 function invalidDate(date: string): CalendarResult<never> {
   return err({
-    code: 'date-invalid',
+    code: 'date_invalid',
     date,
     message: `${JSON.stringify(date)} is not a YYYY-MM-DD date`,
     article: '8',

@@ -184,7 +184,7 @@ describe('dailyReports', () => {
     ['a currency that is not ISO 4217', (d: DailyReportInput) => ({ ...d, currency: 'patacas' })],
   ])('refuses input with %s', (_, change) => {
     const result = dailyReports(change(input()));
-    expect(!result.ok && result.error.code).toBe('report-input-invalid');
+    expect(!result.ok && result.error.code).toBe('report_input_invalid');
   });
 });
 

@@ -70,7 +70,7 @@ export type SettledRound = z.infer<typeof roundSchema>;
 export type DailyReportInput = z.infer<typeof inputSchema>;
 
 export interface ReportInputError {
-  readonly code: 'report-input-invalid';
+  readonly code: 'report_input_invalid';
   readonly message: string;
 }
 
@@ -94,13 +94,13 @@ function validate(input: unknown): Result<DailyReportInput, ReportInputError> {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const message = `${issue.path.map(String).join('.') || '(input)'}: ${issue.message}`;
-    return err({ code: 'report-input-invalid', message });
+    return err({ code: 'report_input_invalid', message });
   }
   const ids = new Set<string>();
   for (const round of parsed.data.rounds) {
     if (ids.has(round.roundId)) {
       return err({
-        code: 'report-input-invalid',
+        code: 'report_input_invalid',
         message: `round ${round.roundId} is listed twice`,
       });
     }

@@ -49,9 +49,9 @@ function readJson(path: string): Result<unknown, string> {
 
 function listError(message: string): HolidayListError {
   return {
-    code: 'holiday-list-invalid',
+    code: 'holiday_list_invalid',
     message,
     article: '8',
-    issues: [{ code: 'holiday-list-malformed', path: '(document)', message }],
+    issues: [{ code: 'holiday_list_malformed', path: '(document)', message }],
   };
 }

@@ -21,7 +21,7 @@ const valid = () => ({
 function issueCodes(doc: unknown): HolidayIssueCode[] {
   const parsed = parseHolidayYear(doc);
   if (parsed.ok) throw new Error('expected a refusal');
-  expect(parsed.error.code).toBe('holiday-list-invalid');
+  expect(parsed.error.code).toBe('holiday_list_invalid');
   expect(parsed.error.article).toBe('8');
   return parsed.error.issues.map((i) => i.code);
 }
@@ -33,10 +33,10 @@ describe('parseHolidayYear', () => {
   });
 
   it.each([
-    ['a date that does not exist', '2030-02-30', 'holiday-date-invalid'],
-    ['a date not written YYYY-MM-DD', '2030-2-3', 'holiday-date-invalid'],
-    ['a date outside the declared year', '2031-01-01', 'holiday-date-outside-year'],
-    ['a duplicate date', '2030-01-01', 'holiday-date-duplicate'],
+    ['a date that does not exist', '2030-02-30', 'holiday_date_invalid'],
+    ['a date not written YYYY-MM-DD', '2030-2-3', 'holiday_date_invalid'],
+    ['a date outside the declared year', '2031-01-01', 'holiday_date_outside_year'],
+    ['a duplicate date', '2030-01-01', 'holiday_date_duplicate'],
   ])('refuses %s', (_, date, code) => {
     const doc = valid();
     doc.days.push({ date, name: 'x', kind: 'holiday' });
@@ -55,14 +55,14 @@ describe('parseHolidayYear', () => {
     ['a blank name', { ...valid(), days: [{ date: '2030-01-01', name: ' ', kind: 'holiday' }] }],
     ['no "official" flag', { year: 2030, source: 's', days: valid().days }],
   ])('refuses a malformed document: %s', (_, doc) => {
-    expect(issueCodes(doc)[0]).toBe('holiday-list-malformed');
+    expect(issueCodes(doc)[0]).toBe('holiday_list_malformed');
   });
 
   it('lists every problem, not just the first', () => {
     const doc = valid();
     doc.days.push({ date: '2031-05-01', name: 'x', kind: 'holiday' });
     doc.days.push({ date: '2030-10-01', name: 'y', kind: 'holiday' });
-    expect(issueCodes(doc)).toEqual(['holiday-date-outside-year', 'holiday-date-duplicate']);
+    expect(issueCodes(doc)).toEqual(['holiday_date_outside_year', 'holiday_date_duplicate']);
   });
 });
 

@@ -32,11 +32,14 @@ export interface HolidayYear {
   readonly days: readonly HolidayDay[];
 }
 
-export type HolidayIssueCode =
-  | 'holiday-list-malformed'
-  | 'holiday-date-invalid'
-  | 'holiday-date-outside-year'
-  | 'holiday-date-duplicate';
+export const HOLIDAY_ISSUE_CODES = [
+  'holiday_list_malformed',
+  'holiday_date_invalid',
+  'holiday_date_outside_year',
+  'holiday_date_duplicate',
+] as const;
+
+export type HolidayIssueCode = (typeof HOLIDAY_ISSUE_CODES)[number];
 
 export interface HolidayIssue {
   readonly code: HolidayIssueCode;
@@ -46,7 +49,7 @@ export interface HolidayIssue {
 }
 
 export interface HolidayListError {
-  readonly code: 'holiday-list-invalid';
+  readonly code: 'holiday_list_invalid';
   readonly message: string;
   readonly article: '8';
   readonly issues: readonly HolidayIssue[];
@@ -81,7 +84,7 @@ function dateIssues(doc: HolidayYearDoc): HolidayIssue[] {
     const path = `days.${i}.date`;
     if (!isIsoDate(day.date)) {
       issues.push({
-        code: 'holiday-date-invalid',
+        code: 'holiday_date_invalid',
         path,
         message: `${JSON.stringify(day.date)} is not a YYYY-MM-DD date`,
       });
@@ -89,7 +92,7 @@ function dateIssues(doc: HolidayYearDoc): HolidayIssue[] {
     }
     if (yearOf(day.date) !== doc.year) {
       issues.push({
-        code: 'holiday-date-outside-year',
+        code: 'holiday_date_outside_year',
         path,
         message: `${day.date} is not in the list's year ${doc.year}`,
       });
@@ -97,7 +100,7 @@ function dateIssues(doc: HolidayYearDoc): HolidayIssue[] {
     const first = seen.get(day.date);
     if (first !== undefined) {
       issues.push({
-        code: 'holiday-date-duplicate',
+        code: 'holiday_date_duplicate',
         path,
         message: `${day.date} is listed twice (days.${first} and days.${i})`,
       });
@@ -110,7 +113,7 @@ function refuse(issues: readonly HolidayIssue[]): Result<never, HolidayListError
   const first = issues[0]!;
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
   return err({
-    code: 'holiday-list-invalid',
+    code: 'holiday_list_invalid',
     message: `holiday list refused: ${first.path}: ${first.message}${more}`,
     article: '8',
     issues,
@@ -127,7 +130,7 @@ export function parseHolidayYear(doc: unknown): Result<HolidayYear, HolidayListE
   if (!parsed.success) {
     return refuse(
       parsed.error.issues.map((issue) => ({
-        code: 'holiday-list-malformed',
+        code: 'holiday_list_malformed',
         path: issue.path.map(String).join('.') || '(document)',
         message: issue.message,
       })),

@@ -66,11 +66,11 @@ export type AdoptCommand = z.infer<typeof adoptSchema>;
 export type WithdrawCommand = z.infer<typeof withdrawSchema>;
 export type HouseOptionsCommand = z.infer<typeof commandSchema>;
 
-/** Validates a command (parsed JSON); refuses with `command-invalid` naming the first problem. */
+/** Validates a command (parsed JSON); refuses with `command_invalid` naming the first problem. */
 export function parseHouseOptionsCommand(json: unknown): Result<HouseOptionsCommand, Rejection> {
   const parsed = commandSchema.safeParse(json);
   if (parsed.success) return ok(parsed.data);
   const issue = parsed.error.issues[0]!;
   const path = issue.path.map(String).join('.') || '(command)';
-  return err({ code: 'command-invalid', message: `${path}: ${issue.message}`, article: '8' });
+  return err({ code: 'command_invalid', message: `${path}: ${issue.message}`, article: '8' });
 }

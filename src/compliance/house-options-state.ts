@@ -6,7 +6,7 @@
  */
 import type { HouseOptions, HouseOptionsChoice } from './house-options.js';
 import type { IsoDate } from './iso-date.js';
-import type { RejectionCode } from './rejections.js';
+import { journaledRejectionCode, type RejectionCode } from './rejections.js';
 
 /** The DICJ's authorization of a proposal, as an inspector recorded it (Art. 8). */
 export interface DicjAuthorization {
@@ -194,4 +194,16 @@ export function applyEvent(state: HouseOptionsState, event: HouseOptionsEvent): 
     case 'house-options-refused':
       return state;
   }
+}
+
+/**
+ * A journaled workflow entry's payload as its event: the one place such an
+ * entry is read back, where a refusal's code of an old journal, kebab-case
+ * then, takes today's snake_case spelling.
+ */
+export function journaledHouseOptionsEvent(payload: unknown): HouseOptionsEvent {
+  const event = payload as HouseOptionsEvent;
+  return event.type === 'house-options-refused'
+    ? { ...event, code: journaledRejectionCode(event.code) }
+    : event;
 }

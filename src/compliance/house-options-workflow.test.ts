@@ -91,7 +91,7 @@ describe('the Art. 8 workflow, accepted', () => {
   it('proposes, records the authorization and adopts at the round boundary', () => {
     const state = authorized();
     const midRound = decide(state, adoptCmd(), ctx('2026-03-06', false));
-    expect(!midRound.ok && midRound.rejection.code).toBe('table-mid-round');
+    expect(!midRound.ok && midRound.rejection.code).toBe('table_mid_round');
 
     const atBoundary = decide(state, adoptCmd(), ctx('2026-03-06', true));
     if (!atBoundary.ok) throw new Error(atBoundary.rejection.message);
@@ -156,7 +156,7 @@ describe('the Art. 8 workflow, accepted', () => {
     expect(statuses).toEqual(['superseded', 'adopted', 'pending']);
     // P-1 would roll the table back to options the DICJ saw replaced.
     const rollBack = decide(adopted.state, adoptCmd('P-1'), ctx('2026-03-09'));
-    expect(!rollBack.ok && rollBack.rejection.code).toBe('proposal-closed');
+    expect(!rollBack.ok && rollBack.rejection.code).toBe('proposal_closed');
   });
 });
 
@@ -201,7 +201,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     { type: 'adopt-now' },
     ctx('2026-03-02'),
-    'command-invalid',
+    'command_invalid',
     '8',
   ],
   [
@@ -209,7 +209,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     proposeCmd({ proposedBy: '' }),
     ctx('2026-03-02'),
-    'command-invalid',
+    'command_invalid',
     '8',
   ],
   [
@@ -217,7 +217,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     proposeCmd({ adoptionDate: '2026-02-30' }),
     ctx('2026-03-02'),
-    'command-invalid',
+    'command_invalid',
     '8',
   ],
   [
@@ -225,7 +225,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     proposeCmd({ tableId: 'T-08' }),
     ctx('2026-03-02'),
-    'table-mismatch',
+    'table_mismatch',
     '8',
   ],
   [
@@ -233,7 +233,7 @@ const SCENARIOS: Scenario[] = [
     proposed,
     proposeCmd({ adoptionDate: '2026-03-20' }),
     ctx('2026-03-03'),
-    'proposal-id-taken',
+    'proposal_id_taken',
     '8',
   ],
   [
@@ -241,7 +241,7 @@ const SCENARIOS: Scenario[] = [
     fullTable,
     proposeCmd(),
     ctx('2026-03-02'),
-    'open-proposals-limit',
+    'open_proposals_limit',
     '8',
   ],
   [
@@ -249,7 +249,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     proposeCmd({ options: 'electronic' }),
     ctx('2026-03-02'),
-    'options-malformed',
+    'options_malformed',
     '8',
   ],
   [
@@ -257,7 +257,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     withOptions({ lights: true }),
     ctx('2026-03-02'),
-    'options-malformed',
+    'options_malformed',
     '8',
   ],
   [
@@ -265,7 +265,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     withOptions({ shaker: 'hand' }),
     ctx('2026-03-02'),
-    'shaker-invalid',
+    'shaker_invalid',
     '1.2',
   ],
   [
@@ -273,7 +273,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     withOptions({ layoutCount: 0 }),
     ctx('2026-03-02'),
-    'layout-count-invalid',
+    'layout_count_invalid',
     '1.3',
   ],
   [
@@ -281,7 +281,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     withOptions({ displayBoard: 'yes' }),
     ctx('2026-03-02'),
-    'display-board-invalid',
+    'display_board_invalid',
     '2.2',
   ],
   [
@@ -289,7 +289,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     withOptions({ announceAloud: 1 }),
     ctx('2026-03-02'),
-    'announcement-invalid',
+    'announcement_invalid',
     '2.3',
   ],
   [
@@ -297,7 +297,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     withOptions({ paytable: { spots: ['small'], totalOdds: { '5/16': 31, '6/15': 14 } } }),
     ctx('2026-03-02'),
-    'paytable-invalid',
+    'paytable_invalid',
     '6.6',
   ],
   [
@@ -305,7 +305,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     withOptions({ paytable: { spots: ['red'], totalOdds: { '5/16': 18, '6/15': 14 } } }),
     ctx('2026-03-02'),
-    'paytable-invalid',
+    'paytable_invalid',
     '5',
   ],
   [
@@ -313,7 +313,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     proposeCmd({ adoptionDate: '2028-01-10' }),
     ctx('2027-12-20'),
-    'calendar-year-missing',
+    'calendar_year_missing',
     '8',
   ],
   [
@@ -321,7 +321,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     proposeCmd({ adoptionDate: '2026-03-05' }),
     ctx('2026-03-02'),
-    'request-not-timely',
+    'request_not_timely',
     '8',
   ],
   [
@@ -329,7 +329,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     proposeCmd({ adoptionDate: '2026-02-23' }),
     ctx('2026-02-13'),
-    'request-not-timely',
+    'request_not_timely',
     '8',
   ],
   [
@@ -337,7 +337,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     proposeCmd({ adoptionDate: '2026-03-01' }),
     ctx('2026-03-02'),
-    'request-not-timely',
+    'request_not_timely',
     '8',
   ],
   [
@@ -345,7 +345,7 @@ const SCENARIOS: Scenario[] = [
     initial,
     authorizeCmd(),
     ctx('2026-03-04'),
-    'proposal-unknown',
+    'proposal_unknown',
     '8',
   ],
   [
@@ -353,7 +353,7 @@ const SCENARIOS: Scenario[] = [
     () => run([[withdrawCmd(), ctx('2026-03-03')]], proposed()).state,
     withdrawCmd(),
     ctx('2026-03-03'),
-    'proposal-closed',
+    'proposal_closed',
     '8',
   ],
   [
@@ -361,7 +361,7 @@ const SCENARIOS: Scenario[] = [
     () => run([[adoptCmd(), ctx('2026-03-06')]], authorized()).state,
     adoptCmd(),
     ctx('2026-03-07'),
-    'proposal-closed',
+    'proposal_closed',
     '8',
   ],
   [
@@ -369,7 +369,7 @@ const SCENARIOS: Scenario[] = [
     authorized,
     authorizeCmd({ reference: 'DICJ/2' }),
     ctx('2026-03-05'),
-    'authorization-already-recorded',
+    'authorization_already_recorded',
     '8',
   ],
   [
@@ -377,7 +377,7 @@ const SCENARIOS: Scenario[] = [
     proposed,
     authorizeCmd({ authorizationDate: '2026-03-06' }),
     ctx('2026-03-07'),
-    'proposal-expired',
+    'proposal_expired',
     '8',
   ],
   [
@@ -385,7 +385,7 @@ const SCENARIOS: Scenario[] = [
     proposed,
     adoptCmd(),
     ctx('2026-03-09'),
-    'proposal-expired',
+    'proposal_expired',
     '8',
   ],
   [
@@ -393,7 +393,7 @@ const SCENARIOS: Scenario[] = [
     proposed,
     authorizeCmd({ authorizationDate: '2026-02-27' }),
     ctx('2026-03-04'),
-    'authorization-date-invalid',
+    'authorization_date_invalid',
     '8',
   ],
   [
@@ -401,7 +401,7 @@ const SCENARIOS: Scenario[] = [
     proposed,
     authorizeCmd({ authorizationDate: '2026-03-05' }),
     ctx('2026-03-04'),
-    'authorization-date-invalid',
+    'authorization_date_invalid',
     '8',
   ],
   [
@@ -409,7 +409,7 @@ const SCENARIOS: Scenario[] = [
     authorized,
     adoptCmd(),
     ctx('2026-03-06', false),
-    'table-mid-round',
+    'table_mid_round',
     '8',
   ],
   [
@@ -417,7 +417,7 @@ const SCENARIOS: Scenario[] = [
     authorized,
     adoptCmd(),
     ctx('2026-03-05'),
-    'adoption-date-not-reached',
+    'adoption_date_not_reached',
     '8',
   ],
   [
@@ -425,7 +425,7 @@ const SCENARIOS: Scenario[] = [
     proposed,
     adoptCmd(),
     ctx('2026-03-06'),
-    'authorization-missing',
+    'authorization_missing',
     '8',
   ],
   [
@@ -433,7 +433,7 @@ const SCENARIOS: Scenario[] = [
     authorized,
     adoptCmd(),
     ctx('2026-03-06', true, calendarWithExtraHoliday()),
-    'request-not-timely',
+    'request_not_timely',
     '8',
   ],
   [
@@ -441,7 +441,7 @@ const SCENARIOS: Scenario[] = [
     authorized,
     adoptCmd(),
     ctx('2026-03-06', true, createCalendar(BUNDLED_HOLIDAY_YEARS.slice(1))),
-    'calendar-year-missing',
+    'calendar_year_missing',
     '8',
   ],
 ];

@@ -58,11 +58,11 @@ const refuse = (code: RejectionCode, message: string, article = '8'): Outcome =>
 function findProposal(state: HouseOptionsState, proposalId: string): Result<Proposal, Rejection> {
   const proposal = state.proposals.find((p) => p.proposalId === proposalId);
   if (proposal === undefined) {
-    return err({ code: 'proposal-unknown', message: `no proposal ${proposalId}`, article: '8' });
+    return err({ code: 'proposal_unknown', message: `no proposal ${proposalId}`, article: '8' });
   }
   if (proposal.closed !== null) {
     const message = `proposal ${proposalId} was ${proposal.closed.reason} on ${proposal.closed.on}`;
-    return err({ code: 'proposal-closed', message, article: '8' });
+    return err({ code: 'proposal_closed', message, article: '8' });
   }
   return ok(proposal);
 }
@@ -77,12 +77,12 @@ function timelinessRejection(
   if (!verdict.ok) {
     // Dates were validated with the command, so only a missing holiday list can fail here.
     const code =
-      verdict.error.code === 'date-invalid' ? 'command-invalid' : 'calendar-year-missing';
+      verdict.error.code === 'date_invalid' ? 'command_invalid' : 'calendar_year_missing';
     return refuse(code, verdict.error.message);
   }
   if (verdict.value.timely) return null;
   return refuse(
-    'request-not-timely',
+    'request_not_timely',
     `requested on ${requestDate} for ${adoptionDate}: ${verdict.value.workingDays} working ` +
       `day(s) between them, Art. 8 asks for ${verdict.value.required}`,
   );
@@ -90,17 +90,17 @@ function timelinessRejection(
 
 function propose(state: HouseOptionsState, c: ProposeCommand, ctx: DecisionContext): Outcome {
   if (c.tableId !== state.tableId) {
-    return refuse('table-mismatch', `proposal for ${c.tableId} sent to table ${state.tableId}`);
+    return refuse('table_mismatch', `proposal for ${c.tableId} sent to table ${state.tableId}`);
   }
   if (state.proposals.some((p) => p.proposalId === c.proposalId)) {
-    return refuse('proposal-id-taken', `proposal ${c.proposalId} already exists`);
+    return refuse('proposal_id_taken', `proposal ${c.proposalId} already exists`);
   }
   const open = state.proposals.filter((p) => {
     const status = proposalStatus(p, ctx.today);
     return status === 'pending' || status === 'authorized';
   });
   if (open.length >= OPEN_PROPOSALS_MAX) {
-    return refuse('open-proposals-limit', `at most ${OPEN_PROPOSALS_MAX} open proposals a table`);
+    return refuse('open_proposals_limit', `at most ${OPEN_PROPOSALS_MAX} open proposals a table`);
   }
   const options = parseHouseOptionsChoice(c.options);
   if (!options.ok) return err(options.error);
@@ -132,13 +132,13 @@ function recordAuthorization(
   const proposal = found.value;
   if (proposal.authorization !== null) {
     const message = `proposal ${c.proposalId} already has authorization ${proposal.authorization.reference}`;
-    return refuse('authorization-already-recorded', message);
+    return refuse('authorization_already_recorded', message);
   }
   if (proposalStatus(proposal, ctx.today) === 'expired') return expired(proposal);
   // Art. 8 "prévia autorização": granted after the request, and not in the future.
   if (c.authorizationDate < proposal.requestDate || c.authorizationDate > ctx.today) {
     return refuse(
-      'authorization-date-invalid',
+      'authorization_date_invalid',
       `authorization dated ${c.authorizationDate}: must be between the request ` +
         `(${proposal.requestDate}) and today (${ctx.today})`,
     );
@@ -159,7 +159,7 @@ function recordAuthorization(
 
 function expired(proposal: Proposal): Outcome {
   return refuse(
-    'proposal-expired',
+    'proposal_expired',
     `proposal ${proposal.proposalId} was not authorized by its adoption date ` +
       `${proposal.adoptionDate}; propose again with three working days' notice`,
   );
@@ -170,14 +170,14 @@ function adopt(state: HouseOptionsState, c: AdoptCommand, ctx: DecisionContext):
   if (!found.ok) return found;
   const p = found.value;
   if (!ctx.betweenRounds) {
-    return refuse('table-mid-round', 'house options change only between rounds, never mid-round');
+    return refuse('table_mid_round', 'house options change only between rounds, never mid-round');
   }
   if (ctx.today < p.adoptionDate) {
-    return refuse('adoption-date-not-reached', `proposal ${p.proposalId} is for ${p.adoptionDate}`);
+    return refuse('adoption_date_not_reached', `proposal ${p.proposalId} is for ${p.adoptionDate}`);
   }
   if (proposalStatus(p, ctx.today) === 'expired') return expired(p);
   if (p.authorization === null) {
-    return refuse('authorization-missing', `no DICJ authorization recorded for ${p.proposalId}`);
+    return refuse('authorization_missing', `no DICJ authorization recorded for ${p.proposalId}`);
   }
   // Checked again: the holiday list may have been replaced (e.g. by the official one) since.
   const late = timelinessRejection(ctx.calendar, p.requestDate, p.adoptionDate);

@@ -55,7 +55,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 function fieldRejection(doc: Record<string, unknown>): Result<never, Rejection> | null {
   const { shaker, layoutCount, displayBoard, announceAloud } = doc;
   if (shaker !== 'lever' && shaker !== 'electronic') {
-    return refuse('shaker-invalid', 'the shaker is worked by "lever" or "electronic"', '1.2');
+    return refuse('shaker_invalid', 'the shaker is worked by "lever" or "electronic"', '1.2');
   }
   if (
     typeof layoutCount !== 'number' ||
@@ -64,16 +64,16 @@ function fieldRejection(doc: Record<string, unknown>): Result<never, Rejection> 
     layoutCount > LAYOUT_COUNT_MAX
   ) {
     return refuse(
-      'layout-count-invalid',
+      'layout_count_invalid',
       `one or more layouts, at most ${LAYOUT_COUNT_MAX}`,
       '1.3',
     );
   }
   if (typeof displayBoard !== 'boolean') {
-    return refuse('display-board-invalid', '"displayBoard" must be true or false', '2.2');
+    return refuse('display_board_invalid', '"displayBoard" must be true or false', '2.2');
   }
   if (typeof announceAloud !== 'boolean') {
-    return refuse('announcement-invalid', '"announceAloud" must be true or false', '2.3');
+    return refuse('announcement_invalid', '"announceAloud" must be true or false', '2.3');
   }
   return null;
 }
@@ -84,17 +84,17 @@ function fieldRejection(doc: Record<string, unknown>): Result<never, Rejection> 
  * (e.g. Art. 6.6 for odds outside the range).
  */
 export function parseHouseOptionsChoice(doc: unknown): Result<HouseOptionsChoice, Rejection> {
-  if (!isRecord(doc)) return refuse('options-malformed', 'the options must be a JSON object', '8');
+  if (!isRecord(doc)) return refuse('options_malformed', 'the options must be a JSON object', '8');
   const unknownKey = Object.keys(doc).find((k) => !CHOICE_KEYS.has(k));
   if (unknownKey !== undefined) {
-    return refuse('options-malformed', `unknown house option "${unknownKey}"`, '8');
+    return refuse('options_malformed', `unknown house option "${unknownKey}"`, '8');
   }
   const rejection = fieldRejection(doc);
   if (rejection !== null) return rejection;
   const paytable = parsePaytable(doc['paytable']);
   if (!paytable.ok) {
     const { code, message, article } = paytable.error;
-    return err({ code: 'paytable-invalid', message, article: article ?? '5', ruleCode: code });
+    return err({ code: 'paytable_invalid', message, article: article ?? '5', ruleCode: code });
   }
   return ok({
     shaker: doc['shaker'] as ShakerKind,

@@ -32,14 +32,14 @@ describe('parseCroupierEntry (lever tables: the croupier reads the physical dice
     const result = parseCroupierEntry(input, 'c-17');
     expect(result.ok).toBe(false);
     if (!result.ok) {
-      expect(result.error.code).toBe('dice-malformed');
+      expect(result.error.code).toBe('dice_malformed');
       expect(result.error.article).toBe('1.1');
     }
   });
 
   it('refuses an entry without a croupier', () => {
     const result = parseCroupierEntry('1,2,3', ' ');
-    expect(!result.ok && result.error.code).toBe('croupier-missing');
+    expect(!result.ok && result.error.code).toBe('croupier_missing');
   });
 
   it('copies the dice, so a later change to the input cannot alter the record', () => {

@@ -15,7 +15,7 @@ export interface CroupierRoll {
 }
 
 export interface CroupierEntryError extends RuleViolation {
-  readonly code: 'dice-malformed' | 'croupier-missing';
+  readonly code: 'dice_malformed' | 'croupier_missing';
 }
 
 /** Reads "2,2,5", "2 2 5", "225" or [2, 2, 5]; anything else is refused. */
@@ -36,14 +36,14 @@ export function parseCroupierEntry(
   croupierId: string,
 ): Result<CroupierRoll, CroupierEntryError> {
   if (typeof croupierId !== 'string' || croupierId.trim() === '') {
-    return err({ code: 'croupier-missing', message: 'a croupier entry needs the croupier id' });
+    return err({ code: 'croupier_missing', message: 'a croupier entry needs the croupier id' });
   }
   const dice = readDice(input);
   if (dice === undefined) {
     const shown =
       typeof input === 'string' ? `"${input}"` : (JSON.stringify(input) ?? String(input));
     return err({
-      code: 'dice-malformed',
+      code: 'dice_malformed',
       message: `dice must be exactly three faces 1–6, got ${shown}`,
       article: '1.1',
     });

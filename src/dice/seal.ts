@@ -43,12 +43,15 @@ export interface RevealClaim extends RollRef {
   readonly commitmentHex: string;
 }
 
-export type RevealFailureCode =
-  | 'roll-ref-malformed'
-  | 'dice-malformed'
-  | 'nonce-malformed'
-  | 'commitment-malformed'
-  | 'commitment-mismatch';
+export const REVEAL_FAILURE_CODES = [
+  'roll_ref_malformed',
+  'dice_malformed',
+  'nonce_malformed',
+  'commitment_malformed',
+  'commitment_mismatch',
+] as const;
+
+export type RevealFailureCode = (typeof REVEAL_FAILURE_CODES)[number];
 
 export interface RevealFailure extends RuleViolation {
   readonly code: RevealFailureCode;
@@ -122,15 +125,15 @@ function failure(code: RevealFailureCode, message: string, article?: string): Re
 /** The first malformation in a claim, in this order: roll, dice, nonce, commitment. */
 function malformation(claim: RevealClaim): RevealFailure | undefined {
   const refProblem = rollRefProblem(claim);
-  if (refProblem !== undefined) return failure('roll-ref-malformed', refProblem);
+  if (refProblem !== undefined) return failure('roll_ref_malformed', refProblem);
   if (!isDice(claim.dice)) {
-    return failure('dice-malformed', 'dice must be exactly three faces 1–6', '1.1');
+    return failure('dice_malformed', 'dice must be exactly three faces 1–6', '1.1');
   }
   if (typeof claim.nonceHex !== 'string' || !HEX_256_BITS.test(claim.nonceHex)) {
-    return failure('nonce-malformed', 'nonce must be 64 hex digits (32 bytes)');
+    return failure('nonce_malformed', 'nonce must be 64 hex digits (32 bytes)');
   }
   if (typeof claim.commitmentHex !== 'string' || !HEX_256_BITS.test(claim.commitmentHex)) {
-    return failure('commitment-malformed', 'commitment must be 64 hex digits (a SHA-256 digest)');
+    return failure('commitment_malformed', 'commitment must be 64 hex digits (a SHA-256 digest)');
   }
   return undefined;
 }
@@ -153,7 +156,7 @@ export function verifyReveal(claim: RevealClaim): Result<Dice, RevealFailure> {
   if (expected !== claim.commitmentHex.toLowerCase()) {
     return err(
       failure(
-        'commitment-mismatch',
+        'commitment_mismatch',
         `table ${claim.tableId} round ${claim.roundNo} roll ${claim.rollNo}: dice ${dice.join(',')} ` +
           'and nonce do not match the commitment published before betting',
         '2.1',

@@ -84,37 +84,37 @@ withStores('journal chain', (h) => {
         name: 'an edited payload',
         sql: `UPDATE journal SET payload_json = '{"batch":1,"spot":"small","stakeMinor":100}' WHERE seq = 3`,
         seq: 3,
-        failure: 'hash-mismatch',
+        failure: 'hash_mismatch',
       },
       {
         name: 'an edited time',
         sql: 'UPDATE journal SET at_ms = 7 WHERE seq = 6',
         seq: 6,
-        failure: 'hash-mismatch',
+        failure: 'hash_mismatch',
       },
       {
         name: 'an entry rehashed after an edit',
         sql: `UPDATE journal SET type = 'forged', hash = '${'f'.repeat(64)}' WHERE seq = 4`,
         seq: 4,
-        failure: 'hash-mismatch',
+        failure: 'hash_mismatch',
       },
       {
         name: 'a deleted entry',
         sql: 'DELETE FROM journal WHERE seq = 5',
         seq: 5,
-        failure: 'seq-gap',
+        failure: 'seq_gap',
       },
       {
         name: 'entries cut from the end',
         sql: 'DELETE FROM journal WHERE seq >= 9',
         seq: 9,
-        failure: 'head-mismatch',
+        failure: 'head_mismatch',
       },
       {
         name: 'a swapped prev hash',
         sql: `UPDATE journal SET prev_hash = '${'0'.repeat(64)}' WHERE seq = 7`,
         seq: 7,
-        failure: 'prev-hash-mismatch',
+        failure: 'prev_hash_mismatch',
       },
     ];
     for (const c of cases) {

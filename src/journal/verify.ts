@@ -13,15 +13,22 @@ export interface JournalReader {
   journalHead(): Promise<{ readonly lastSeq: number; readonly lastHash: string }>;
 }
 
-export type ChainFailure =
-  /** The recomputed hash differs from the stored one: the entry was edited. */
-  | 'hash-mismatch'
-  /** The entry's prevHash is not the previous entry's hash: an entry before it was removed or replaced. */
-  | 'prev-hash-mismatch'
-  /** A seq is missing. */
-  | 'seq-gap'
-  /** The head record disagrees with the last entry: entries were cut from the end. */
-  | 'head-mismatch';
+/**
+ * How a chain fails to verify:
+ * - hash_mismatch: the recomputed hash differs from the stored one (the entry was edited);
+ * - prev_hash_mismatch: the entry's prevHash is not the previous entry's hash
+ *   (an entry before it was removed or replaced);
+ * - seq_gap: a seq is missing;
+ * - head_mismatch: the head record disagrees with the last entry (entries were cut from the end).
+ */
+export const CHAIN_FAILURES = [
+  'hash_mismatch',
+  'prev_hash_mismatch',
+  'seq_gap',
+  'head_mismatch',
+] as const;
+
+export type ChainFailure = (typeof CHAIN_FAILURES)[number];
 
 export type ChainVerdict =
   | { readonly ok: true; readonly lastSeq: number; readonly lastHash: string }
@@ -64,7 +71,7 @@ export async function verifyChain(
   if (head.lastSeq !== lastSeq || head.lastHash !== prevHash) {
     // The first seq the head and the entries disagree about.
     const seq = head.lastSeq === lastSeq ? lastSeq : Math.min(head.lastSeq, lastSeq) + 1;
-    return { ok: false, seq, failure: 'head-mismatch' };
+    return { ok: false, seq, failure: 'head_mismatch' };
   }
   return { ok: true, lastSeq, lastHash: prevHash };
 }
@@ -74,8 +81,8 @@ function checkEntry(
   expectedSeq: number,
   prevHash: string,
 ): ChainFailure | undefined {
-  if (entry.seq !== expectedSeq) return 'seq-gap';
-  if (entry.prevHash !== prevHash) return 'prev-hash-mismatch';
-  if (entryHash(entry) !== entry.hash) return 'hash-mismatch';
+  if (entry.seq !== expectedSeq) return 'seq_gap';
+  if (entry.prevHash !== prevHash) return 'prev_hash_mismatch';
+  if (entryHash(entry) !== entry.hash) return 'hash_mismatch';
   return undefined;
 }

@@ -20,7 +20,7 @@ withStores('ledger concurrency', (h) => {
       const codes = results.map((r) => (r.status === 'failed' ? r.code : r.status)).sort();
       expect(codes).toEqual([
         ...Array<string>(3).fill('created'),
-        ...Array<string>(7).fill('insufficient-funds'),
+        ...Array<string>(7).fill('insufficient_funds'),
       ]);
       expect((await a.getAccount(ALICE))?.balanceMinor).toBe(10);
       expect((await b.getAccount(IN_PLAY))?.balanceMinor).toBe(90);

@@ -1,10 +1,12 @@
 /**
  * Opening a store can meet two operating errors, reported by a thrown
  * StoreOpenError so that a misconfigured process stops before serving anyone:
- * - currency-mismatch: the database keeps another currency than the one asked for;
- * - schema-too-new: the database was migrated by a newer release than this one.
+ * - currency_mismatch: the database keeps another currency than the one asked for;
+ * - schema_too_new: the database was migrated by a newer release than this one.
  */
-export type StoreOpenErrorCode = 'currency-mismatch' | 'schema-too-new';
+export const STORE_OPEN_ERROR_CODES = ['currency_mismatch', 'schema_too_new'] as const;
+
+export type StoreOpenErrorCode = (typeof STORE_OPEN_ERROR_CODES)[number];
 
 export class StoreOpenError extends Error {
   constructor(

@@ -21,6 +21,8 @@ export {
 } from './transfer-plan.js';
 export * from './types.js';
 export {
+  CREATE_SESSION_ERROR_CODES,
+  CREATE_USER_ERROR_CODES,
   type CreateSessionResult,
   type CreateUserResult,
   DISPLAY_NAME_LENGTH_MAX,

@@ -32,7 +32,7 @@ export async function migratePg(
     const newest = Math.max(0, ...applied);
     if (newest > known) {
       throw new StoreOpenError(
-        'schema-too-new',
+        'schema_too_new',
         `database schema is at version ${newest}; this release knows up to ${known}`,
       );
     }
@@ -61,7 +61,7 @@ async function fixCurrency(client: ClientBase, currency: Currency, nowMs: number
     await client.query("INSERT INTO meta (key, value) VALUES ('currency', $1)", [currency]);
   } else if (stored !== currency) {
     throw new StoreOpenError(
-      'currency-mismatch',
+      'currency_mismatch',
       `this ledger keeps ${stored}; it was opened as ${currency}`,
     );
   }

@@ -52,14 +52,14 @@ class Auditor {
       const chain = batch
         .slice(i, j + 1)
         .map((t, k) =>
-          i + k === batch.length - 1 && t.linked === true ? 'linked-chain-open' : trial.apply(t),
+          i + k === batch.length - 1 && t.linked === true ? 'linked_chain_open' : trial.apply(t),
         );
       const failed = chain.findIndex((o) => o !== 'created' && o !== 'exists');
       if (failed === -1) next.adopt(trial);
       outcomes.push(
         ...(failed === -1
           ? chain
-          : chain.map((o, k) => (k === failed ? o : 'linked-event-failed'))),
+          : chain.map((o, k) => (k === failed ? o : 'linked_event_failed'))),
       );
       i = j + 1;
     }
@@ -67,7 +67,7 @@ class Auditor {
   }
 
   private apply(t: TransferInput): Outcome {
-    if (t.currency !== 'MOP') return 'currency-mismatch';
+    if (t.currency !== 'MOP') return 'currency_mismatch';
     const old = this.transfers.get(t.id);
     if (old !== undefined) {
       const same =
@@ -76,12 +76,12 @@ class Auditor {
         old.amountMinor === t.amountMinor &&
         old.kind === t.kind &&
         old.reference === t.reference;
-      return same ? 'exists' : 'id-conflict';
+      return same ? 'exists' : 'id_conflict';
     }
     const debitKind = this.kinds.get(t.debitAccountId);
-    if (debitKind === undefined || !this.kinds.has(t.creditAccountId)) return 'account-not-found';
+    if (debitKind === undefined || !this.kinds.has(t.creditAccountId)) return 'account_not_found';
     const debitAfter = this.balances.get(t.debitAccountId)! - t.amountMinor;
-    if (debitAfter < 0 && !mayGoNegative(debitKind)) return 'insufficient-funds';
+    if (debitAfter < 0 && !mayGoNegative(debitKind)) return 'insufficient_funds';
     this.balances.set(t.debitAccountId, debitAfter);
     this.balances.set(t.creditAccountId, this.balances.get(t.creditAccountId)! + t.amountMinor);
     this.transfers.set(t.id, t);
@@ -269,11 +269,11 @@ withStores('ledger simulation', (h) => {
       const wanted = [
         'created',
         'exists',
-        'id-conflict',
-        'account-not-found',
-        'insufficient-funds',
-        'linked-event-failed',
-        'currency-mismatch',
+        'id_conflict',
+        'account_not_found',
+        'insufficient_funds',
+        'linked_event_failed',
+        'currency_mismatch',
       ];
       expect(
         [...seen].filter((o) => wanted.includes(o)).sort(),

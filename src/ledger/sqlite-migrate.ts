@@ -26,7 +26,7 @@ export function migrateSqlite(
     const newest = Math.max(0, ...applied);
     if (newest > known) {
       throw new StoreOpenError(
-        'schema-too-new',
+        'schema_too_new',
         `database schema is at version ${newest}; this release knows up to ${known}`,
       );
     }
@@ -53,7 +53,7 @@ function fixCurrency(db: Database.Database, currency: Currency, nowMs: number): 
     db.prepare("INSERT INTO meta (key, value) VALUES ('currency', ?)").run(currency);
   } else if (stored !== currency) {
     throw new StoreOpenError(
-      'currency-mismatch',
+      'currency_mismatch',
       `this ledger keeps ${stored}; it was opened as ${currency}`,
     );
   }

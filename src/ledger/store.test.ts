@@ -101,35 +101,35 @@ withStores('ledger store', (h) => {
       expected: { status: string; code?: string; accountId?: string }[];
     }[] = [
       {
-        name: 'currency-mismatch',
+        name: 'currency_mismatch',
         batch: [transfer('x', CAGE, ALICE, 1, { currency: 'HKD' })],
-        expected: [{ status: 'failed', code: 'currency-mismatch' }],
+        expected: [{ status: 'failed', code: 'currency_mismatch' }],
       },
       {
-        name: 'id-conflict',
+        name: 'id_conflict',
         setup: [transfer('x', CAGE, ALICE, 1)],
         batch: [transfer('x', CAGE, ALICE, 2)],
-        expected: [{ status: 'failed', code: 'id-conflict' }],
+        expected: [{ status: 'failed', code: 'id_conflict' }],
       },
       {
-        name: 'account-not-found (debit)',
+        name: 'account_not_found (debit)',
         batch: [transfer('x', 'wallet:nobody', ALICE, 1)],
-        expected: [{ status: 'failed', code: 'account-not-found', accountId: 'wallet:nobody' }],
+        expected: [{ status: 'failed', code: 'account_not_found', accountId: 'wallet:nobody' }],
       },
       {
-        name: 'account-not-found (credit)',
+        name: 'account_not_found (credit)',
         batch: [transfer('x', CAGE, 'wallet:nobody', 1)],
-        expected: [{ status: 'failed', code: 'account-not-found', accountId: 'wallet:nobody' }],
+        expected: [{ status: 'failed', code: 'account_not_found', accountId: 'wallet:nobody' }],
       },
       {
-        name: 'insufficient-funds (wallet)',
+        name: 'insufficient_funds (wallet)',
         batch: [transfer('x', ALICE, IN_PLAY, 1)],
-        expected: [{ status: 'failed', code: 'insufficient-funds', accountId: ALICE }],
+        expected: [{ status: 'failed', code: 'insufficient_funds', accountId: ALICE }],
       },
       {
-        name: 'insufficient-funds (in-play)',
+        name: 'insufficient_funds (in-play)',
         batch: [transfer('x', IN_PLAY, ALICE, 1)],
-        expected: [{ status: 'failed', code: 'insufficient-funds', accountId: IN_PLAY }],
+        expected: [{ status: 'failed', code: 'insufficient_funds', accountId: IN_PLAY }],
       },
       {
         name: 'overflow',
@@ -138,45 +138,45 @@ withStores('ledger store', (h) => {
         expected: [{ status: 'failed', code: 'overflow' }],
       },
       {
-        name: 'linked-chain-open',
+        name: 'linked_chain_open',
         batch: [
           transfer('a', CAGE, ALICE, 1, { linked: true }),
           transfer('b', CAGE, ALICE, 1, { linked: true }),
         ],
         expected: [
-          { status: 'failed', code: 'linked-event-failed' },
-          { status: 'failed', code: 'linked-chain-open' },
+          { status: 'failed', code: 'linked_event_failed' },
+          { status: 'failed', code: 'linked_chain_open' },
         ],
       },
       {
-        name: 'linked-event-failed',
+        name: 'linked_event_failed',
         batch: linkAll([
           transfer('a', CAGE, ALICE, 5),
           transfer('b', ALICE, IN_PLAY, 10),
           transfer('c', CAGE, BOB, 1),
         ]),
         expected: [
-          { status: 'failed', code: 'linked-event-failed' },
-          { status: 'failed', code: 'insufficient-funds', accountId: ALICE },
-          { status: 'failed', code: 'linked-event-failed' },
+          { status: 'failed', code: 'linked_event_failed' },
+          { status: 'failed', code: 'insufficient_funds', accountId: ALICE },
+          { status: 'failed', code: 'linked_event_failed' },
         ],
       },
       // Precedence: the earlier code in the documented list wins.
       {
-        name: 'currency-mismatch before account-not-found',
+        name: 'currency_mismatch before account_not_found',
         batch: [transfer('x', 'nobody', ALICE, 1, { currency: 'HKD' })],
-        expected: [{ status: 'failed', code: 'currency-mismatch' }],
+        expected: [{ status: 'failed', code: 'currency_mismatch' }],
       },
       {
-        name: 'id-conflict before account-not-found',
+        name: 'id_conflict before account_not_found',
         setup: [transfer('x', CAGE, ALICE, 1)],
         batch: [transfer('x', CAGE, 'nobody', 1)],
-        expected: [{ status: 'failed', code: 'id-conflict' }],
+        expected: [{ status: 'failed', code: 'id_conflict' }],
       },
       {
-        name: 'account-not-found before insufficient-funds',
+        name: 'account_not_found before insufficient_funds',
         batch: [transfer('x', ALICE, 'nobody', 1)],
-        expected: [{ status: 'failed', code: 'account-not-found', accountId: 'nobody' }],
+        expected: [{ status: 'failed', code: 'account_not_found', accountId: 'nobody' }],
       },
     ];
 
@@ -202,7 +202,7 @@ withStores('ledger store', (h) => {
         transfer('dep', CAGE, ALICE, 100),
       ]);
       expect(result.results.map((r) => (r.status === 'failed' ? r.code : r.status))).toEqual([
-        'insufficient-funds',
+        'insufficient_funds',
         'created',
       ]);
       expect(await balances(store, [ALICE, IN_PLAY])).toEqual({ [ALICE]: 100, [IN_PLAY]: 0 });
@@ -259,7 +259,7 @@ withStores('ledger store', (h) => {
       expect((await store.getAccount(ALICE))?.balanceMinor).toBe(700);
     });
 
-    it('answers a repeated id inside one batch with exists, or id-conflict when it differs', async () => {
+    it('answers a repeated id inside one batch with exists, or id_conflict when it differs', async () => {
       const store = await h.open();
       await seedTable(store);
       const result = await post(store, [
@@ -270,7 +270,7 @@ withStores('ledger store', (h) => {
       expect(result.results.map((r) => (r.status === 'failed' ? r.code : r.status))).toEqual([
         'created',
         'exists',
-        'id-conflict',
+        'id_conflict',
       ]);
       expect((await store.getAccount(ALICE))?.balanceMinor).toBe(5);
     });
@@ -291,7 +291,7 @@ withStores('ledger store', (h) => {
       });
       expect(await run('k1', 'h2')).toEqual({
         status: 'conflict',
-        code: 'idempotency-key-conflict',
+        code: 'idempotency_key_conflict',
       });
     });
 
@@ -315,7 +315,7 @@ withStores('ledger store', (h) => {
       expect(found).toEqual([
         { status: 'replay', response: { ok: true, eventSeqs: [599] } },
         { status: 'new' },
-        { status: 'conflict', code: 'idempotency-key-conflict' },
+        { status: 'conflict', code: 'idempotency_key_conflict' },
         { status: 'replay', response: { ok: true, eventSeqs: [599] } },
       ]);
       const all = await store.transaction((tx) =>
@@ -459,8 +459,8 @@ withStores('ledger store', (h) => {
           updatedAtMs: 5,
         },
         saved: { ok: true, version: 2 },
-        stale: { ok: false, code: 'version-conflict' },
-        missing: { ok: false, code: 'table-not-found' },
+        stale: { ok: false, code: 'version_conflict' },
+        missing: { ok: false, code: 'table_not_found' },
       });
       expect(await store.getTable('T1')).toMatchObject({
         state: { phase: 'covered' },
@@ -536,13 +536,13 @@ withStores('ledger store', (h) => {
       const first = await h.open({ db, currency: 'HKD' });
       expect(first.currency).toBe('HKD');
       await expect(h.open({ db, currency: 'MOP' })).rejects.toSatisfy(
-        (e: unknown) => e instanceof StoreOpenError && e.code === 'currency-mismatch',
+        (e: unknown) => e instanceof StoreOpenError && e.code === 'currency_mismatch',
       );
       const second = await h.open({ db, currency: 'HKD' });
       const r = await second.transaction((tx) =>
         tx.postTransfers([transfer('x', CAGE, CAGE + 'x', 1)]),
       );
-      expect(r.results[0]).toMatchObject({ code: 'currency-mismatch' });
+      expect(r.results[0]).toMatchObject({ code: 'currency_mismatch' });
     });
 
     it('applies migrations once, however often and however concurrently it is opened', async () => {

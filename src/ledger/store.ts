@@ -54,9 +54,11 @@ export interface TableRecord {
  */
 export type TableLock = 'exclusive' | 'shared' | 'none';
 
+export const SAVE_TABLE_ERROR_CODES = ['table_not_found', 'version_conflict'] as const;
+
 export type SaveTableResult =
   | { readonly ok: true; readonly version: number }
-  | { readonly ok: false; readonly code: 'table-not-found' | 'version-conflict' };
+  | { readonly ok: false; readonly code: (typeof SAVE_TABLE_ERROR_CODES)[number] };
 
 /** An idempotency key and the hash of the request it came with. */
 export interface CommandKey {
@@ -75,7 +77,7 @@ export type CommandLookup =
   /** A retry: answer with the stored response and do nothing else. */
   | { readonly status: 'replay'; readonly response: unknown }
   /** The key was used for another request: refuse. */
-  | { readonly status: 'conflict'; readonly code: 'idempotency-key-conflict' };
+  | { readonly status: 'conflict'; readonly code: 'idempotency_key_conflict' };
 
 /**
  * The handle a transaction callback works with. It is valid only while the

@@ -139,12 +139,12 @@ class PlanState {
       const t = transfers[i]!;
       const chainOpen = i === transfers.length - 1 && t.linked === true;
       const failure: Failure | undefined = chainOpen
-        ? { code: 'linked-chain-open' }
+        ? { code: 'linked_chain_open' }
         : this.apply(t, i, logged);
       if (failure === undefined) continue;
       this.rollBack();
       for (let j = start; j <= end; j++) {
-        const f = j === i ? failure : { code: 'linked-event-failed' as const };
+        const f = j === i ? failure : { code: 'linked_event_failed' as const };
         this.results[j] = { status: 'failed', id: transfers[j]!.id, ...f };
       }
       return;
@@ -159,22 +159,22 @@ class PlanState {
 
   /** Applies one transfer, or returns why it cannot be applied (checks in order of precedence). */
   private apply(t: TransferInput, index: number, logged: boolean): Failure | undefined {
-    if (t.currency !== this.input.currency) return { code: 'currency-mismatch' };
+    if (t.currency !== this.input.currency) return { code: 'currency_mismatch' };
     const before =
       (this.input.existing.size === 0 ? undefined : this.input.existing.get(t.id)) ??
       this.createdById.get(t.id);
     if (before !== undefined) {
-      if (!sameContents(before, t)) return { code: 'id-conflict' };
+      if (!sameContents(before, t)) return { code: 'id_conflict' };
       this.results[index] = { status: 'exists', transfer: before };
       return undefined;
     }
     const debit = this.working.get(t.debitAccountId);
-    if (debit === undefined) return { code: 'account-not-found', accountId: t.debitAccountId };
+    if (debit === undefined) return { code: 'account_not_found', accountId: t.debitAccountId };
     const credit = this.working.get(t.creditAccountId);
-    if (credit === undefined) return { code: 'account-not-found', accountId: t.creditAccountId };
+    if (credit === undefined) return { code: 'account_not_found', accountId: t.creditAccountId };
     const debitAfter = debit.balanceMinor - t.amountMinor;
     if (debitAfter < 0 && !mayGoNegative(debit.kind))
-      return { code: 'insufficient-funds', accountId: t.debitAccountId };
+      return { code: 'insufficient_funds', accountId: t.debitAccountId };
     const creditAfter = credit.balanceMinor + t.amountMinor;
     if (!Number.isSafeInteger(debitAfter) || !Number.isSafeInteger(creditAfter))
       return { code: 'overflow' };

@@ -188,7 +188,7 @@ export class DriverTx implements Tx {
       if (before !== undefined) {
         return before.kind === input.kind
           ? { status: 'exists', account: before }
-          : { status: 'failed', id: input.id, code: 'id-conflict' };
+          : { status: 'failed', id: input.id, code: 'id_conflict' };
       }
       const account: Account = {
         id: input.id,
@@ -290,7 +290,7 @@ export class DriverTx implements Tx {
     );
     if (version !== undefined) return { ok: true, version };
     const current = await driver.selectTable(id, 'none');
-    return { ok: false, code: current === undefined ? 'table-not-found' : 'version-conflict' };
+    return { ok: false, code: current === undefined ? 'table_not_found' : 'version_conflict' };
   }
 
   async tableVersion(
@@ -321,7 +321,7 @@ export class DriverTx implements Tx {
         user: toUser({ ...row, disabled: false, mustChangePassword: row.mustChangePassword }),
       };
     const byId = await driver.selectUser(input.id);
-    return { status: 'failed', code: byId === undefined ? 'username-taken' : 'id-conflict' };
+    return { status: 'failed', code: byId === undefined ? 'username_taken' : 'id_conflict' };
   }
 
   async getUser(id: string): Promise<User | undefined> {
@@ -355,7 +355,7 @@ export class DriverTx implements Tx {
       const row = stored.get(key);
       if (row === undefined) return { status: 'new' };
       if (row.requestHash !== requestHash)
-        return { status: 'conflict', code: 'idempotency-key-conflict' };
+        return { status: 'conflict', code: 'idempotency_key_conflict' };
       return { status: 'replay', response: JSON.parse(row.responseJson) as unknown };
     });
   }

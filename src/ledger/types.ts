@@ -97,29 +97,32 @@ export interface Transfer {
  * Operating errors of a transfer, in order of precedence: when several apply,
  * the first one in this list is reported.
  *
- * 1. linked-event-failed — another transfer of its linked chain failed (the
+ * 1. linked_event_failed — another transfer of its linked chain failed (the
  *    failing one carries the real code).
- * 2. linked-chain-open — the batch's last transfer has `linked` set.
- * 3. currency-mismatch — the transfer's currency is not the ledger's.
- * 4. id-conflict — a transfer with this id exists with other contents.
+ * 2. linked_chain_open — the batch's last transfer has `linked` set.
+ * 3. currency_mismatch — the transfer's currency is not the ledger's.
+ * 4. id_conflict — a transfer with this id exists with other contents.
  *    (Same id and same contents is not an error: status "exists".)
- * 5. account-not-found — the debit account (checked first) or the credit account
+ * 5. account_not_found — the debit account (checked first) or the credit account
  *    does not exist.
- * 6. insufficient-funds — the debit account may not go negative and holds less
+ * 6. insufficient_funds — the debit account may not go negative and holds less
  *    than the amount.
  * 7. overflow — a balance would leave the safe-integer range.
  *
  * Malformed input (empty id, non-integer or non-positive amount, same account on
  * both sides, bad kind) is a programming error and throws an AssertionError.
  */
-export type TransferErrorCode =
-  | 'linked-event-failed'
-  | 'linked-chain-open'
-  | 'currency-mismatch'
-  | 'id-conflict'
-  | 'account-not-found'
-  | 'insufficient-funds'
-  | 'overflow';
+export const TRANSFER_ERROR_CODES = [
+  'linked_event_failed',
+  'linked_chain_open',
+  'currency_mismatch',
+  'id_conflict',
+  'account_not_found',
+  'insufficient_funds',
+  'overflow',
+] as const;
+
+export type TransferErrorCode = (typeof TRANSFER_ERROR_CODES)[number];
 
 export type TransferResult =
   | { readonly status: 'created'; readonly transfer: Transfer }
@@ -129,7 +132,7 @@ export type TransferResult =
       readonly status: 'failed';
       readonly id: string;
       readonly code: TransferErrorCode;
-      /** For account-not-found and insufficient-funds: the account at fault. */
+      /** For account_not_found and insufficient_funds: the account at fault. */
       readonly accountId?: string;
     };
 
@@ -143,7 +146,7 @@ export interface PostTransfersResult {
 export type CreateAccountResult =
   | { readonly status: 'created' | 'exists'; readonly account: Account }
   /** The id exists with another kind. */
-  | { readonly status: 'failed'; readonly id: string; readonly code: 'id-conflict' };
+  | { readonly status: 'failed'; readonly id: string; readonly code: 'id_conflict' };
 
 /** Transfers in one postTransfers call; a settlement of 10,000 bets needs at most 20,000. */
 export const TRANSFERS_PER_BATCH_MAX = 100_000;

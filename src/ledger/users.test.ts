@@ -65,7 +65,7 @@ withStores('users and sessions', (h) => {
       }
     });
 
-    it('refuses a username taken in any case, and an id taken (id-conflict first)', async () => {
+    it('refuses a username taken in any case, and an id taken (id_conflict first)', async () => {
       const store = await h.open();
       await createUser(store, userInput('u1', 'Alice'));
       const attempts = [
@@ -81,11 +81,11 @@ withStores('users and sessions', (h) => {
         codes.push(r.status === 'failed' ? r.code : r.status);
       }
       expect(codes).toEqual([
-        'username-taken',
-        'username-taken',
-        'username-taken',
-        'id-conflict',
-        'id-conflict',
+        'username_taken',
+        'username_taken',
+        'username_taken',
+        'id_conflict',
+        'id_conflict',
       ]);
       expect(await store.countUsers()).toBe(1);
       expect((await store.getUser('u1'))?.username).toBe('Alice');
@@ -169,9 +169,9 @@ withStores('users and sessions', (h) => {
       );
       expect(results.map((r) => (r.status === 'failed' ? r.code : r.status)).sort()).toEqual([
         'created',
-        'username-taken',
-        'username-taken',
-        'username-taken',
+        'username_taken',
+        'username_taken',
+        'username_taken',
       ]);
       expect(await a.countUsers()).toBe(1);
     });
@@ -257,15 +257,15 @@ withStores('users and sessions', (h) => {
       expect(await store.createSession(session(T1))).toMatchObject({ status: 'created' });
       expect(await store.createSession(session(T1, 'u1', 1_100, 3_000))).toEqual({
         status: 'failed',
-        code: 'token-conflict',
+        code: 'token_conflict',
       });
       expect(await store.createSession(session(T2, 'nobody'))).toEqual({
         status: 'failed',
-        code: 'user-not-found',
+        code: 'user_not_found',
       });
       expect(await store.createSession(session(T3, 'u2'))).toEqual({
         status: 'failed',
-        code: 'user-disabled',
+        code: 'user_disabled',
       });
       expect((await store.findSession(T1, 1_500))?.session.expiresAtMs).toBe(2_000);
     });

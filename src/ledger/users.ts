@@ -52,12 +52,14 @@ export interface UserInput {
 }
 
 /**
- * id-conflict is reported before username-taken when both apply. Users are
+ * id_conflict is reported before username_taken when both apply. Users are
  * never deleted, so neither an id nor a username is ever given out twice.
  */
+export const CREATE_USER_ERROR_CODES = ['username_taken', 'id_conflict'] as const;
+
 export type CreateUserResult =
   | { readonly status: 'created'; readonly user: User }
-  | { readonly status: 'failed'; readonly code: 'username-taken' | 'id-conflict' };
+  | { readonly status: 'failed'; readonly code: (typeof CREATE_USER_ERROR_CODES)[number] };
 
 export interface Session {
   /** SHA-256 hex of the token; the token itself is never stored. */
@@ -78,16 +80,19 @@ export interface SessionInput {
 }
 
 /**
- * user-not-found and user-disabled are checked by the insert itself, so a
+ * user_not_found and user_disabled are checked by the insert itself, so a
  * session is never created for a user disabled a moment before.
- * token-conflict means the hash is stored already: the caller reused a token.
+ * token_conflict means the hash is stored already: the caller reused a token.
  */
+export const CREATE_SESSION_ERROR_CODES = [
+  'user_not_found',
+  'user_disabled',
+  'token_conflict',
+] as const;
+
 export type CreateSessionResult =
   | { readonly status: 'created'; readonly session: Session }
-  | {
-      readonly status: 'failed';
-      readonly code: 'user-not-found' | 'user-disabled' | 'token-conflict';
-    };
+  | { readonly status: 'failed'; readonly code: (typeof CREATE_SESSION_ERROR_CODES)[number] };
 
 /**
  * The key that makes usernames unique regardless of case: NFKC folds
@@ -199,9 +204,9 @@ export function toSessionAndUser(row: SessionUserRow): { session: Session; user:
  * wrote nothing, given the user as read right after it.
  */
 export function sessionRefusal(user: User | undefined): CreateSessionResult {
-  if (user === undefined) return { status: 'failed', code: 'user-not-found' };
-  if (user.disabled) return { status: 'failed', code: 'user-disabled' };
-  return { status: 'failed', code: 'token-conflict' };
+  if (user === undefined) return { status: 'failed', code: 'user_not_found' };
+  if (user.disabled) return { status: 'failed', code: 'user_disabled' };
+  return { status: 'failed', code: 'token_conflict' };
 }
 
 export function newSession(input: SessionInput): Session {

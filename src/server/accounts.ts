@@ -59,11 +59,7 @@ export async function createUser(store: Store, input: NewUser, createdBy: Actor)
     return result;
   });
   if (created.status === 'failed') {
-    throw new HttpError(
-      409,
-      created.code.replaceAll('-', '_'),
-      `the username "${input.username}" is taken`,
-    );
+    throw new HttpError(409, created.code, `the username "${input.username}" is taken`);
   }
   if (input.role === 'player') await openWallet(store, id);
   return created.user;

@@ -6,7 +6,12 @@
  * names the transfer, so two cashiers' same key must reach here as two keys.
  */
 import { hashRequest } from '../journal/index.js';
-import { CAGE_ACCOUNT_ID, type Store, walletAccount } from '../ledger/index.js';
+import {
+  CAGE_ACCOUNT_ID,
+  type Store,
+  type TransferErrorCode,
+  walletAccount,
+} from '../ledger/index.js';
 import type { ServiceRejection } from './table-service.js';
 
 export type CageOutcome =
@@ -94,16 +99,13 @@ async function move(
   });
 }
 
-function cageRefusal(code: string): ServiceRejection {
+function cageRefusal(code: TransferErrorCode): ServiceRejection {
   switch (code) {
-    case 'insufficient-funds':
+    case 'insufficient_funds':
       return { code: 'insufficient_funds', message: 'the wallet does not hold that much' };
-    case 'account-not-found':
+    case 'account_not_found':
       return { code: 'no_wallet', message: 'this player has no wallet' };
     default:
-      return {
-        code: code.replaceAll('-', '_'),
-        message: `the ledger refused the transfer (${code})`,
-      };
+      return { code, message: `the ledger refused the transfer (${code})` };
   }
 }

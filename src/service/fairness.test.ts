@@ -132,7 +132,7 @@ withStores('fairness monitoring (Art. 1.1)', (h) => {
     await tables.createTable({ ...simulatedTableSettings('E1'), bettingTimerMs: null });
     await runAll(tables, T, leverRound({ dice: [1, 2, 3] }).slice(0, 3));
     const midRound = await fairness.changeDice(T, { reason: 'chipped', changedBy: 'c' });
-    expect(midRound.ok ? null : midRound.rejection.code).toBe('table-mid-round');
+    expect(midRound.ok ? null : midRound.rejection.code).toBe('table_mid_round');
     const electronic = await fairness.changeDice('E1', { reason: 'x', changedBy: 'c' });
     expect(electronic.ok ? null : electronic.rejection).toMatchObject({
       code: 'dice_not_physical',

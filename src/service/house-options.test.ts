@@ -76,11 +76,11 @@ withStores('house options (Art. 8)', (h) => {
     expect(await houseOptions.adoptDue(T)).toBeNull();
     const midRound = await houseOptions.adopt(T, 'P1', 'sup-1');
     expect(midRound.ok ? null : midRound.rejection).toMatchObject({
-      code: 'table-mid-round',
+      code: 'table_mid_round',
       article: '8',
     });
     const refusedEntry = (await tableEntries(store, 'house-options-refused')).at(-1)!;
-    expect(refusedEntry.payload).toMatchObject({ code: 'table-mid-round', proposalId: 'P1' });
+    expect(refusedEntry.payload).toMatchObject({ code: 'table_mid_round', proposalId: 'P1' });
     expect((await tables.snapshot(T))!.settings.paytable.totalOdds['5/16']).toBe(18);
 
     await runAll(tables, T, leverRound({ dice: [1, 2, 3] }).slice(6)); // … pay-all
@@ -133,7 +133,7 @@ withStores('house options (Art. 8)', (h) => {
       'sup-1',
     );
     expect(late.ok ? null : late.rejection).toMatchObject({
-      code: 'request-not-timely',
+      code: 'request_not_timely',
       article: '8',
     });
 
@@ -145,7 +145,7 @@ withStores('house options (Art. 8)', (h) => {
     expect(code(ok)).toBe('ok');
     clock.at('2026-03-06');
     expect(await houseOptions.adoptDue(T)).toBeNull();
-    expect(code(await houseOptions.adopt(T, 'P2', 'sup-1'))).toBe('authorization-missing');
+    expect(code(await houseOptions.adopt(T, 'P2', 'sup-1'))).toBe('authorization_missing');
     clock.at('2026-03-07');
     // Art. 8 "prévia": unauthorized by its date, the proposal has expired.
     expect(
@@ -157,11 +157,11 @@ withStores('house options (Art. 8)', (h) => {
           'i',
         ),
       ),
-    ).toBe('proposal-expired');
+    ).toBe('proposal_expired');
     const refused = (await tableEntries(store, 'house-options-refused')).map(
       (e) => (e.payload as { code: string }).code,
     );
-    expect(refused).toEqual(['request-not-timely', 'authorization-missing', 'proposal-expired']);
+    expect(refused).toEqual(['request_not_timely', 'authorization_missing', 'proposal_expired']);
     expect((await houseOptions.view(T))!.current.displayBoard).toBe(true);
   });
 
@@ -180,7 +180,7 @@ withStores('house options (Art. 8)', (h) => {
     });
     clock.at('2026-03-06');
     expect(await houseOptions.adoptDue(T)).toBeNull();
-    expect(code(await houseOptions.adopt(T, 'P1', 'sup-1'))).toBe('proposal-closed');
+    expect(code(await houseOptions.adopt(T, 'P1', 'sup-1'))).toBe('proposal_closed');
   });
 
   it('refuses a date in a year without a holiday list, and accepts it once the list is loaded', async () => {
@@ -189,7 +189,7 @@ withStores('house options (Art. 8)', (h) => {
     const proposal = { proposalId: 'P1', options: { layoutCount: 2 }, adoptionDate: '2028-01-05' };
     const missing = await houseOptions.propose(T, proposal, 'sup-1');
     expect(missing.ok ? null : missing.rejection).toMatchObject({
-      code: 'calendar-year-missing',
+      code: 'calendar_year_missing',
       article: '8',
     });
 
@@ -197,7 +197,7 @@ withStores('house options (Art. 8)', (h) => {
       { year: 2028, source: 'x', official: false, days: [] },
       's',
     );
-    expect(invalid.ok ? null : invalid.error.code).toBe('holiday-list-invalid');
+    expect(invalid.ok ? null : invalid.error.code).toBe('holiday_list_invalid');
     const loaded = await holidays.load(
       {
         year: 2028,

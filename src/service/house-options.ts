@@ -16,6 +16,7 @@
  */
 import {
   applyEvent,
+  journaledHouseOptionsEvent,
   decide,
   due,
   type HouseOptions,
@@ -260,7 +261,7 @@ export class HouseOptionsService {
 
   /**
    * Adopts a proposal now: refused (and the refusal journaled) unless it is
-   * authorized, due and the table between rounds (`table-mid-round`, Art. 8).
+   * authorized, due and the table between rounds (`table_mid_round`, Art. 8).
    */
   adopt(
     tableId: string,
@@ -330,7 +331,7 @@ export class HouseOptionsService {
     }
     const options = decision.state.current;
     const proposal = decision.state.proposals.find((p) => p.proposalId === proposalId)!;
-    // `decide` adopts only an authorized proposal (Art. 8: authorization-missing otherwise).
+    // `decide` adopts only an authorized proposal (Art. 8: authorization_missing otherwise).
     const recorded = proposal.authorization!;
     // The table's queue decides "between rounds" for good: a round may have started meanwhile.
     const changed = await this.tables.changeHouseOptions(tableId, {
@@ -350,7 +351,7 @@ export class HouseOptionsService {
       entries: decision.events.map((e) => ({ tableId, type: e.type, payload: { ...e, ...basis } })),
     });
     if (!changed.ok) {
-      if (!quiet && changed.rejection.code === 'table-mid-round') {
+      if (!quiet && changed.rejection.code === 'table_mid_round') {
         await this.journalDecision(
           tableId,
           (latest) => decide(latest, command, { ...context, betweenRounds: false }),
@@ -463,7 +464,7 @@ export class HouseOptionsService {
       }
       cached.scannedSeq = entry.seq;
       if (entry.type !== 'table-created') {
-        cached.state = applyEvent(cached.state, entry.payload as HouseOptionsEvent);
+        cached.state = applyEvent(cached.state, journaledHouseOptionsEvent(entry.payload));
       }
     }
     return cached?.state;

@@ -29,7 +29,7 @@ export async function openExistingStore(db: string): Promise<Store> {
   try {
     return await openStore(db, 'MOP');
   } catch (error) {
-    if (error instanceof StoreOpenError && error.code === 'currency-mismatch')
+    if (error instanceof StoreOpenError && error.code === 'currency_mismatch')
       return openStore(db, 'HKD');
     throw error;
   }

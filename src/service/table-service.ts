@@ -267,7 +267,7 @@ export class TableService {
     return this.execute({ tableId, command: { type: 'change-limits', limits, supervisorId } });
   }
 
-  /** Adopts house options between rounds (Art. 8); refused mid-round with `table-mid-round`. */
+  /** Adopts house options between rounds (Art. 8); refused mid-round with `table_mid_round`. */
   changeHouseOptions(
     tableId: string,
     change: Omit<HouseOptionsChange, 'type'>,
@@ -745,7 +745,7 @@ class BatchRun {
     if (this.state.phase !== 'idle' && this.state.phase !== 'paid') {
       const what = isOptions ? 'house options change' : 'this is recorded';
       const message = `${what} between rounds only, never mid-round: finish the round first`;
-      return refused('table-mid-round', message, isOptions ? '8' : undefined);
+      return refused('table_mid_round', message, isOptions ? '8' : undefined);
     }
     if (isOptions) {
       // Art. 8: the adopted options carry the authorization of their proposal.
@@ -833,11 +833,11 @@ class BatchRun {
   }
 
   private moneyRefusal(results: readonly { status: string; code?: string }[]): CommandOutcome {
-    const failed = results.find((r) => r.status === 'failed' && r.code !== 'linked-event-failed');
-    if (failed?.code === 'insufficient-funds') {
+    const failed = results.find((r) => r.status === 'failed' && r.code !== 'linked_event_failed');
+    if (failed?.code === 'insufficient_funds') {
       return refused('insufficient_funds', 'the wallet does not hold enough for this bet');
     }
-    if (failed?.code === 'account-not-found') {
+    if (failed?.code === 'account_not_found') {
       return refused(
         'no_wallet',
         'this player has no wallet yet: the cage opens it with a first deposit',

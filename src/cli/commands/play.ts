@@ -130,7 +130,7 @@ async function open(db: string, currency: Currency | undefined): Promise<Store> 
   try {
     return await openStore(db, currency);
   } catch (error) {
-    if (error instanceof StoreOpenError && error.code === 'currency-mismatch')
+    if (error instanceof StoreOpenError && error.code === 'currency_mismatch')
       throw new InputError(`${db} keeps another currency than ${currency}`);
     throw error;
   }

@@ -58,7 +58,7 @@ describe('cussec verify-roll (Art. 2.1: the roll was sealed before betting)', ()
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({
       verified: false,
-      code: 'commitment-mismatch',
+      code: 'commitment_mismatch',
     });
   });
 

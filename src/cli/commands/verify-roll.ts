@@ -55,7 +55,7 @@ export function registerVerifyRoll(program: Command, io: Io): void {
         return;
       }
       const { code } = result.error;
-      if (code !== 'commitment-mismatch') throw new InputError(describeViolation(result.error));
+      if (code !== 'commitment_mismatch') throw new InputError(describeViolation(result.error));
       if (options.json) {
         io.stdout.write(
           JSON.stringify({ verified: false, code, message: result.error.message }) + '\n',

@@ -177,6 +177,26 @@ withStores('compliance routes', (h) => {
       }
     });
 
+    it('answers a refusal with the very code it journaled, in snake_case', async () => {
+      const w = await world(await h.open());
+      try {
+        await createLeverTable(w.app.ctx.service, T);
+        const late = await w.call('supervisor', 'POST', proposals, {
+          proposalId: 'P1',
+          options: { paytable: ODDS_24 },
+          adoptionDate: '2026-03-04',
+        });
+        expect(late.status).toBe(409);
+        const { code } = errorOf(late);
+        expect(code).toBe('request_not_timely');
+        const journal = await w.store.readJournal({ fromSeq: 1, limit: 100, tableId: T });
+        const refused = journal.filter((e) => e.type === 'house-options-refused');
+        expect(refused.map((e) => (e.payload as { code: string }).code)).toEqual([code]);
+      } finally {
+        await w.app.shutdown();
+      }
+    });
+
     it('proposes, records the DICJ authorization, and adopts after the round is paid', async () => {
       const w = await world(await h.open());
       try {
@@ -308,8 +328,8 @@ withStores('compliance routes', (h) => {
       expect(invalid.status).toBe(400);
       expect(errorOf(invalid)).toMatchObject({ code: 'holiday_list_invalid', article: '8' });
       expect(errorOf(invalid).issues!.map((i) => i.code)).toEqual([
-        'holiday-date-invalid',
-        'holiday-date-duplicate',
+        'holiday_date_invalid',
+        'holiday_date_duplicate',
       ]);
       const loaded = await w.call('supervisor', 'POST', '/api/v1/holidays', list);
       expect(loaded.status).toBe(201);

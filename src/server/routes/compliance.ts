@@ -6,9 +6,8 @@
  * commits (fairness, adoption after each round is paid) and adopts due
  * proposals every minute.
  *
- * Refusals of src/compliance carry kebab-case codes (as journaled); the API
- * answers them in snake_case like every other code (`table-mid-round` →
- * `table_mid_round`), with the article.
+ * Refusals of src/compliance carry snake_case codes, the same in the journal
+ * and in the API's answer (`table_mid_round`), with the article.
  */
 import { floorRoutes } from './floor.js';
 import type { FastifyInstance } from 'fastify';
@@ -70,9 +69,9 @@ const reportQuery = z
   .object({ date: isoDate, format: z.enum(REPORT_FORMATS).default('json') })
   .strict();
 
-/** A refusal as an HTTP error: snake_case code, the article, 404/400/409 by kind. */
+/** A refusal as an HTTP error: its code unchanged, the article, 404/400/409 by kind. */
 function httpRefusal(rejection: ServiceRejection): HttpError {
-  const code = rejection.code.replaceAll('-', '_');
+  const { code } = rejection;
   const status =
     code === 'proposal_unknown' ? 404 : code === 'command_invalid' ? 400 : statusOf(code);
   return new HttpError(status, code, rejection.message, rejection.article);

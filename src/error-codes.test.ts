@@ -1,0 +1,61 @@
+/**
+ * Every code a program reads (a rejection, a refusal, an operating error) is
+ * spelled one way, snake_case, from where it is made to the HTTP answer. Each
+ * family's list is walked here, so a kebab-case code added to any of them fails.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  HOLIDAY_ISSUE_CODES,
+  journaledHouseOptionsEvent,
+  REJECTION_CODES,
+} from './compliance/index.js';
+import { REVEAL_FAILURE_CODES } from './dice/index.js';
+import { CHAIN_FAILURES } from './journal/index.js';
+import {
+  CREATE_SESSION_ERROR_CODES,
+  CREATE_USER_ERROR_CODES,
+  SAVE_TABLE_ERROR_CODES,
+  STORE_OPEN_ERROR_CODES,
+  TRANSFER_ERROR_CODES,
+} from './ledger/index.js';
+import { REJECTION_CODES as TABLE_REJECTION_CODES } from './table/index.js';
+
+const SNAKE_CASE = /^[a-z][a-z0-9_]*$/;
+
+const FAMILIES: Record<string, readonly string[]> = {
+  'compliance rejections': REJECTION_CODES,
+  'holiday list issues': HOLIDAY_ISSUE_CODES,
+  'table rejections': TABLE_REJECTION_CODES,
+  'transfer errors': TRANSFER_ERROR_CODES,
+  'store open errors': STORE_OPEN_ERROR_CODES,
+  'user creation errors': CREATE_USER_ERROR_CODES,
+  'session creation errors': CREATE_SESSION_ERROR_CODES,
+  'table save errors': SAVE_TABLE_ERROR_CODES,
+  'reveal failures': REVEAL_FAILURE_CODES,
+  'journal chain failures': CHAIN_FAILURES,
+};
+
+describe('error codes', () => {
+  it.each(Object.entries(FAMILIES))('spells every one of the %s in snake_case', (_, codes) => {
+    expect(codes.length).toBeGreaterThan(0);
+    expect(codes.filter((code) => !SNAKE_CASE.test(code))).toEqual([]);
+  });
+});
+
+describe('a refusal read back from an old journal', () => {
+  it('takes the snake_case spelling of a kebab-case code', () => {
+    const old = {
+      type: 'house-options-refused',
+      tableId: 'T1',
+      command: 'adopt',
+      proposalId: 'P1',
+      code: 'table-mid-round',
+      article: '8',
+      message: 'adoption attempted during a round',
+    };
+    expect(journaledHouseOptionsEvent(old)).toMatchObject({ code: 'table_mid_round' });
+    expect(journaledHouseOptionsEvent({ ...old, code: 'table_mid_round' })).toMatchObject({
+      code: 'table_mid_round',
+    });
+  });
+});
