@@ -3,17 +3,22 @@ import { KeyedQueue } from './keyed-queue.js';
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** A task that logs its start and end, yielding in between, and returns its name. */
+const logged = (log: string[], name: string) => async (): Promise<string> => {
+  log.push(`${name} start`);
+  await tick();
+  log.push(`${name} end`);
+  return name;
+};
+
 describe('KeyedQueue', () => {
   it('runs the tasks of one key in order, one at a time', async () => {
     const queue = new KeyedQueue();
     const log: string[] = [];
-    const task = (name: string) => async (): Promise<string> => {
-      log.push(`${name} start`);
-      await tick();
-      log.push(`${name} end`);
-      return name;
-    };
-    const results = await Promise.all([queue.run('T1', task('a')), queue.run('T1', task('b'))]);
+    const results = await Promise.all([
+      queue.run('T1', logged(log, 'a')),
+      queue.run('T1', logged(log, 'b')),
+    ]);
     expect(results).toEqual(['a', 'b']);
     expect(log).toEqual(['a start', 'a end', 'b start', 'b end']);
   });
@@ -21,12 +26,7 @@ describe('KeyedQueue', () => {
   it('runs the tasks of different keys side by side', async () => {
     const queue = new KeyedQueue();
     const log: string[] = [];
-    const task = (name: string) => async (): Promise<void> => {
-      log.push(`${name} start`);
-      await tick();
-      log.push(`${name} end`);
-    };
-    await Promise.all([queue.run('T1', task('a')), queue.run('T2', task('b'))]);
+    await Promise.all([queue.run('T1', logged(log, 'a')), queue.run('T2', logged(log, 'b'))]);
     expect(log.slice(0, 2)).toEqual(['a start', 'b start']);
   });
 
