@@ -4,6 +4,7 @@
  * come back from storage and from the journal.
  */
 import { z } from 'zod';
+import { REASON_LENGTH_MAX } from './house-options-commands.js';
 import { isIsoDate, type IsoDate } from './iso-date.js';
 import type { FairnessTest } from './span-counts.js';
 
@@ -94,7 +95,7 @@ const diceChangedSchema = z.strictObject({
   diceSetId: id,
   changedBy: id,
   on: z.string().refine(isIsoDate, 'must be a YYYY-MM-DD date'),
-  reason: z.string().max(500).nullable(),
+  reason: z.string().max(REASON_LENGTH_MAX).nullable(),
 });
 
 /** Validates a `dice-changed` event (from a console or the journal); throws a RangeError. */

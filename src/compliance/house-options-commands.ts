@@ -4,10 +4,10 @@
  */
 import { z } from 'zod';
 import { err, ok, type Result } from '../rules/errors.js';
+import { ID_LENGTH_MAX } from '../rules/shape.js';
 import { isIsoDate } from './iso-date.js';
 import type { Rejection } from './rejections.js';
 
-export const ID_LENGTH_MAX = 64;
 export const REFERENCE_LENGTH_MAX = 200;
 export const REASON_LENGTH_MAX = 500;
 

@@ -11,7 +11,7 @@
  *   and 6/15 inside their ranges — both in the paytable (src/rules).
  * (Art. 3.2's lit layout is optional too, but Art. 8 does not name Art. 3.)
  */
-import { err, ok, parsePaytable, type Paytable, type Result } from '../rules/index.js';
+import { err, isRecord, ok, parsePaytable, type Paytable, type Result } from '../rules/index.js';
 import type { Rejection } from './rejections.js';
 
 export type ShakerKind = 'lever' | 'electronic';
@@ -47,9 +47,6 @@ function refuse(
 ): Result<never, Rejection> {
   return err({ code, message, article });
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The first field of the choice that breaks its article, if any. */
 function fieldRejection(doc: Record<string, unknown>): Result<never, Rejection> | null {

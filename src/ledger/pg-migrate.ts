@@ -7,7 +7,7 @@
 import type { ClientBase } from 'pg';
 import { StoreOpenError } from './errors.js';
 import { PG_MIGRATIONS } from './pg-schema.js';
-import type { Migration } from './migration.js';
+import { type Migration, pendingMigrations } from './migration.js';
 import { CAGE_ACCOUNT_ID, type Currency } from './types.js';
 
 export async function migratePg(
@@ -28,16 +28,7 @@ export async function migratePg(
       'SELECT version FROM schema_migrations',
     );
     const applied = new Set(rows.map((r) => r.version));
-    const known = Math.max(0, ...migrations.map((m) => m.version));
-    const newest = Math.max(0, ...applied);
-    if (newest > known) {
-      throw new StoreOpenError(
-        'schema_too_new',
-        `database schema is at version ${newest}; this release knows up to ${known}`,
-      );
-    }
-    for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (applied.has(m.version)) continue;
+    for (const m of pendingMigrations(migrations, applied)) {
       await inTransaction(client, async () => {
         await client.query(m.sql);
         await client.query(

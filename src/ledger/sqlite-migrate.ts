@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { StoreOpenError } from './errors.js';
-import type { Migration } from './migration.js';
+import { type Migration, pendingMigrations } from './migration.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { CAGE_ACCOUNT_ID, type Currency } from './types.js';
 
@@ -22,19 +22,10 @@ export function migrateSqlite(
     const applied = new Set(
       db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
     );
-    const known = Math.max(0, ...migrations.map((m) => m.version));
-    const newest = Math.max(0, ...applied);
-    if (newest > known) {
-      throw new StoreOpenError(
-        'schema_too_new',
-        `database schema is at version ${newest}; this release knows up to ${known}`,
-      );
-    }
     const record = db.prepare(
       'INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (?, ?, ?)',
     );
-    for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (applied.has(m.version)) continue;
+    for (const m of pendingMigrations(migrations, applied)) {
       db.exec(m.sql);
       record.run(m.version, m.name, nowMs);
     }

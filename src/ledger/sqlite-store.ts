@@ -3,7 +3,7 @@
  * commit that returned survives a power cut.
  *
  * better-sqlite3 is synchronous and has one connection per handle. Writes go
- * through one writer connection, one transaction at a time (a Mutex keeps the
+ * through one writer connection, one transaction at a time (a one-key KeyedQueue keeps the
  * async callbacks of two transactions from interleaving), each opened with
  * BEGIN IMMEDIATE so it holds SQLite's write lock from its first statement and
  * never has to be retried. Reads outside transactions use a second, read-only
@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import type { JournalEntry } from '../journal/index.js';
 import { SingleNodeCluster } from './cluster.js';
 import { rethrowUnavailable } from './errors.js';
-import { Mutex } from './mutex.js';
+import { KeyedQueue } from './keyed-queue.js';
 import {
   ACCOUNT_COLUMNS,
   JOURNAL_COLUMNS,
@@ -84,21 +84,26 @@ export interface SqliteStoreOptions {
 type SeqTransfer = Transfer & { readonly seq: number };
 
 /**
- * One Mutex per database file in this process. Two stores on one file must
- * share it: BEGIN IMMEDIATE waits for another connection's write lock by
+ * One writer queue per database file in this process. Two stores on one file
+ * must share it: BEGIN IMMEDIATE waits for another connection's write lock by
  * blocking the thread, so a second store in the same process would block the
- * very event loop the first one needs to finish its transaction.
+ * very event loop the first one needs to finish its transaction. Each file's
+ * queue has one key: it is a mutex.
  */
-const mutexByFile = new Map<string, Mutex>();
+const writerQueueByFile = new Map<string, KeyedQueue>();
+const WRITER = 'writer';
 
-function mutexFor(path: string, waitingMax: number): Mutex {
+function writerQueueFor(path: string, waitingMax: number): KeyedQueue {
   const key = realpathSync(path);
-  let mutex = mutexByFile.get(key);
-  if (mutex === undefined) {
-    mutex = new Mutex(waitingMax);
-    mutexByFile.set(key, mutex);
+  let queue = writerQueueByFile.get(key);
+  if (queue === undefined) {
+    queue = new KeyedQueue({
+      queuedMax: waitingMax,
+      busyError: (n) => new Error(`store busy: ${n} transactions already waiting`),
+    });
+    writerQueueByFile.set(key, queue);
   }
-  return mutex;
+  return queue;
 }
 
 /**
@@ -124,9 +129,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     writer.pragma(`cache_size = -${options.cacheSizeKib ?? 65_536}`);
     // Checkpoints run after commits (scheduleCheckpoint), not inside them; this is the backstop.
     writer.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
-    const mutex = mutexFor(options.path, options.waitingTransactionsMax ?? 10_000);
-    // Through the mutex: another store of this process may be inside a transaction.
-    await mutex.run(() => Promise.resolve(migrateSqlite(writer, options.currency, clock())));
+    const writes = writerQueueFor(options.path, options.waitingTransactionsMax ?? 10_000);
+    // Through the queue: another store of this process may be inside a transaction.
+    await writes.run(WRITER, () =>
+      Promise.resolve(migrateSqlite(writer, options.currency, clock())),
+    );
     const reader = new Database(options.path, { readonly: true });
     reader.pragma(`busy_timeout = ${busyTimeoutMs}`);
     const checkpointer = new SqliteCheckpointer(options.path, busyTimeoutMs);
@@ -136,7 +143,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
       { engine: 'sqlite', path: options.path },
       options.currency,
       clock,
-      mutex,
+      writes,
       checkpointer,
     );
   } catch (error) {
@@ -157,20 +164,20 @@ class SqliteStore implements Store {
     readonly location: StoreLocation,
     readonly currency: Currency,
     private readonly clock: () => number,
-    private readonly mutex: Mutex,
+    private readonly writes: KeyedQueue,
     private readonly checkpointer: SqliteCheckpointer,
   ) {
     this.driver = new SqliteTxDriver(writer);
   }
 
-  /** One writer connection: busy while a transaction runs, the others wait on the mutex. */
+  /** One writer connection: busy while a transaction runs, the others wait in the writer queue. */
   connections(): ConnectionStats {
-    const queued = this.mutex.queued;
+    const queued = this.writes.queued(WRITER);
     return { open: 1, inUse: Math.min(queued, 1), waiting: Math.max(queued - 1, 0) };
   }
 
   transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
-    return this.mutex.run(async () => {
+    return this.writes.run(WRITER, async () => {
       if (this.closed) throw new Error('store is closed');
       const tx = new DriverTx(this.driver, this.currency, options?.nowMs ?? this.clock());
       try {
@@ -413,7 +420,7 @@ class SqliteStore implements Store {
 
   /** One autocommit statement on the writer, queued behind this process's transactions. */
   private write<R>(fn: (db: Database.Database) => R): Promise<R> {
-    return this.mutex.run(() => {
+    return this.writes.run(WRITER, () => {
       if (this.closed) throw new Error('store is closed');
       return Promise.resolve(fn(this.writer));
     });
@@ -509,7 +516,7 @@ class SqliteStore implements Store {
 
   async close(): Promise<void> {
     // Let queued transactions finish first, so none is cut off mid-way.
-    await this.mutex.run(() => {
+    await this.writes.run(WRITER, () => {
       this.closed = true;
       return Promise.resolve();
     });

@@ -5,11 +5,11 @@
  * stores run exactly this code, so SQLite and PostgreSQL cannot disagree on
  * what a batch does.
  */
-import { check } from './check.js';
+import { check } from '../journal/index.js';
 import {
   type AccountKind,
   type Currency,
-  ID_LENGTH_MAX,
+  LEDGER_KEY_LENGTH_MAX,
   KIND_PATTERN,
   mayGoNegative,
   type Transfer,
@@ -57,7 +57,7 @@ function goodKind(kind: unknown): boolean {
 
 export function assertTransferShape(t: TransferInput): void {
   check(
-    typeof t.id === 'string' && t.id.length > 0 && t.id.length <= ID_LENGTH_MAX,
+    typeof t.id === 'string' && t.id.length > 0 && t.id.length <= LEDGER_KEY_LENGTH_MAX,
     () => `transfer: bad id ${JSON.stringify(t.id)}`,
   );
   check(
@@ -81,7 +81,7 @@ export function assertTransferShape(t: TransferInput): void {
     () => `transfer ${t.id}: bad kind ${JSON.stringify(t.kind)}`,
   );
   check(
-    typeof t.reference === 'string' && t.reference.length <= ID_LENGTH_MAX,
+    typeof t.reference === 'string' && t.reference.length <= LEDGER_KEY_LENGTH_MAX,
     () => `transfer ${t.id}: bad reference`,
   );
 }

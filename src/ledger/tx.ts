@@ -3,10 +3,10 @@
  * (transfer planning, idempotency, version checks, chaining) live here once, and
  * each engine only says how to read and write rows.
  */
-import { check } from './check.js';
 import {
   chainEntries,
   type ChainedEntry,
+  check,
   type JournalEntry,
   type JournalInput,
 } from '../journal/index.js';
@@ -26,7 +26,7 @@ import {
   ACCOUNT_KINDS,
   type CreateAccountResult,
   type Currency,
-  ID_LENGTH_MAX,
+  LEDGER_KEY_LENGTH_MAX,
   type PostTransfersResult,
   type Transfer,
   type TransferInput,
@@ -146,7 +146,7 @@ function toJson(value: unknown, what: string): string {
 
 function assertKey(key: string, what: string): void {
   check(
-    typeof key === 'string' && key.length > 0 && key.length <= ID_LENGTH_MAX,
+    typeof key === 'string' && key.length > 0 && key.length <= LEDGER_KEY_LENGTH_MAX,
     () => `${what}: bad id ${JSON.stringify(key)}`,
   );
 }

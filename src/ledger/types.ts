@@ -151,5 +151,11 @@ export type CreateAccountResult =
 /** Transfers in one postTransfers call; a settlement of 10,000 bets needs at most 20,000. */
 export const TRANSFERS_PER_BATCH_MAX = 100_000;
 
-export const ID_LENGTH_MAX = 200;
+/**
+ * The ledger's keys: account, transfer and user ids, idempotency keys and
+ * references. They are built from the ids of things with prefixes
+ * (`bet:<table>:<round>:<bet>`), so they bound a longer string than
+ * `ID_LENGTH_MAX` of rules/shape.ts does.
+ */
+export const LEDGER_KEY_LENGTH_MAX = 200;
 export const KIND_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;

@@ -6,8 +6,8 @@
  * session is known by the SHA-256 hex of its token: a stolen database copy
  * lets nobody log in.
  */
-import { check } from './check.js';
-import { ID_LENGTH_MAX } from './types.js';
+import { check } from '../journal/index.js';
+import { LEDGER_KEY_LENGTH_MAX } from './types.js';
 
 /** The roles of the API (docs/api.md); a user has exactly one. */
 export type Role = 'player' | 'croupier' | 'supervisor' | 'cashier' | 'inspector';
@@ -109,7 +109,7 @@ const TOKEN_HASH_PATTERN = /^[0-9a-f]{64}$/;
 export function assertUserInput(u: UserInput): void {
   const text = (value: unknown, max: number): boolean =>
     typeof value === 'string' && value.length > 0 && value.length <= max;
-  check(text(u.id, ID_LENGTH_MAX), () => `user: bad id ${JSON.stringify(u.id)}`);
+  check(text(u.id, LEDGER_KEY_LENGTH_MAX), () => `user: bad id ${JSON.stringify(u.id)}`);
   check(
     text(u.username, USERNAME_LENGTH_MAX) && u.username.trim() === u.username,
     () => `user ${u.id}: bad username ${JSON.stringify(u.username)}`,

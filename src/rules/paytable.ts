@@ -5,6 +5,7 @@
  */
 import { OUTCOME_COUNT, OUTCOMES } from './dice.js';
 import { err, ok, type Result, type RuleViolation } from './errors.js';
+import { isRecord } from './shape.js';
 import { type HouseTotal, oddsOn, SPOT_COUNT, spotById, SPOTS, type TotalOdds } from './spots.js';
 
 export interface Paytable {
@@ -29,9 +30,6 @@ export const DEFAULT_PAYTABLE: Paytable = Object.freeze({
 function violation(code: string, message: string, article?: string): Result<never> {
   return err<RuleViolation>(article === undefined ? { code, message } : { code, message, article });
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Checks a document (parsed JSON) against the regulation and returns a paytable,

@@ -8,7 +8,7 @@
 import { Writable } from 'node:stream';
 import { expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import type { Store, User } from '../ledger/index.js';
+import { type Store, type User, walletAccount } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
 import { simulatedTableSettings } from '../service/table-settings.js';
 import { type App, buildApp } from './app.js';
@@ -102,7 +102,7 @@ withStores('money answers', (h) => {
       key,
     );
     expect(retry).toEqual(first);
-    const wallet = await store.getAccount(`wallet:${users.player.id}`);
+    const wallet = await store.getAccount(walletAccount(users.player.id).id);
     expect(wallet?.balanceMinor).toBe(FUND_MINOR + 10_000);
     await app.shutdown();
   });

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { withStores } from '../ledger/testing.js';
-import type { Store } from '../ledger/index.js';
+import { bankrollAccount, type Store, walletAccount } from '../ledger/index.js';
 import { createPrng } from '../dice/index.js';
 import type { Command } from '../table/index.js';
 import { AuditCheckpointError } from './audit.js';
@@ -79,8 +79,8 @@ withStores('audit', (h) => {
       await tx.postTransfers([
         {
           id: 'stray',
-          debitAccountId: 'bankroll:T1',
-          creditAccountId: 'wallet:p1',
+          debitAccountId: bankrollAccount('T1').id,
+          creditAccountId: walletAccount('p1').id,
           amountMinor: 5,
           currency: 'MOP',
           kind: 'payout',
@@ -130,8 +130,8 @@ withStores('audit', (h) => {
       tx.postTransfers([
         {
           id: 'stray',
-          debitAccountId: 'bankroll:T1',
-          creditAccountId: 'wallet:p1',
+          debitAccountId: bankrollAccount('T1').id,
+          creditAccountId: walletAccount('p1').id,
           amountMinor: 5,
           currency: 'MOP',
           kind: 'payout',

@@ -37,9 +37,13 @@ import {
   type SpanEvaluation,
 } from '../compliance/index.js';
 import type { JournalEntry } from '../journal/index.js';
-import type { IndexedJournalType, ReadModel, Store } from '../ledger/index.js';
+import {
+  type IndexedJournalType,
+  KeyedQueue,
+  type ReadModel,
+  type Store,
+} from '../ledger/index.js';
 import type { Dice } from '../rules/index.js';
-import { KeyedQueue } from './keyed-queue.js';
 import { readIndexedEntries } from './indexed-journal.js';
 import type { ServiceResult } from './house-options.js';
 import type { TableService } from './table-service.js';

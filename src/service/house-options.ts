@@ -32,9 +32,9 @@ import {
   type Rejection,
   isIsoDate,
 } from '../compliance/index.js';
-import type { IndexedJournalType, Store } from '../ledger/index.js';
+import { type IndexedJournalType, KeyedQueue, type Store } from '../ledger/index.js';
+import { isRecord } from '../rules/index.js';
 import type { HolidayCalendarService } from './holidays.js';
-import { KeyedQueue } from './keyed-queue.js';
 import { readIndexedEntries } from './indexed-journal.js';
 import type { ServiceRejection, TableService } from './table-service.js';
 import type { TableSettings } from './table-settings.js';
@@ -154,9 +154,6 @@ function withNote(rejection: Rejection, basis: CalendarBasis): Rejection {
   if (basis.calendarNote === null) return rejection;
   return { ...rejection, message: `${rejection.message} (${basis.calendarNote})` };
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export class HouseOptionsService {
   private readonly store: Store;

@@ -16,6 +16,7 @@ import { type Store, walletAccount } from '../ledger/index.js';
 import type { Dice } from '../rules/index.js';
 import {
   EVENT_TYPES,
+  type PlacedBet,
   type RoundEvent,
   type SealedRoll,
   betResults,
@@ -29,14 +30,8 @@ export const RECALL_ROUNDS_DEFAULT = 10;
 /** The table header keeps the start of this many rounds; older ones need the full journal. */
 export const RECALL_ROUNDS_MAX = RECENT_ROUNDS_MAX;
 
-export interface RecalledBet {
-  readonly betId: string;
-  readonly playerId: string;
-  readonly spot: string;
-  readonly stakeMinor: number;
-  /** The roll whose betting window took the bet (Art. 3.4: it stands through later void rolls). */
-  readonly rollNo: number;
-  readonly placedAtMs: number;
+/** A bet as the round took it (`rollNo`: Art. 3.4, it stands through later void rolls), and its fate. */
+export interface RecalledBet extends PlacedBet {
   /** When the player took the bet back, or null when it stood. */
   readonly withdrawnAtMs: number | null;
   /** Null until the round settles, and for a withdrawn bet. */

@@ -19,7 +19,7 @@ export { assertAligned, betResults, settlementOf, settleRound, winningSpots } fr
 export { LEVER_PULLS } from './procedure.js';
 export { timerExpired } from './betting.js';
 export { initialState } from './state.js';
-export { ID_LENGTH_MAX, isSealedRoll, tableConfigProblems } from './validate.js';
+export { isSealedRoll, tableConfigProblems } from './validate.js';
 export {
   playRound,
   simulate,

@@ -4,22 +4,16 @@
  * machine checks again because its state must never hold a value it cannot
  * settle or journal.
  */
-import { isDice, STAKE_MINOR_MAX } from '../rules/index.js';
+import { ID_LENGTH_MAX, isDice, isRecord, STAKE_MINOR_MAX } from '../rules/index.js';
 import { PHASE_RULES } from './phases.js';
 import type { RejectionCode } from './rejections.js';
 import type { CommandType, SealedRoll, TableConfig } from './types.js';
-
-/** Ids (bets, players, croupiers, tables) are short non-empty strings, so journals stay bounded. */
-export const ID_LENGTH_MAX = 128;
 
 const HEX_64 = /^[0-9a-f]{64}$/;
 
 export function isId(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= ID_LENGTH_MAX;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function isSealedRoll(value: unknown): value is SealedRoll {
   return (

@@ -11,6 +11,7 @@ import {
   type Dice,
   diceTotal,
   isDice,
+  isRecord,
   settle,
   type SettledBet,
 } from '../../rules/index.js';
@@ -120,9 +121,6 @@ async function settleStream(compiled: CompiledPaytable, io: Io): Promise<void> {
     lines.close();
   }
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One NDJSON round: {"dice":[a,b,c],"bets":[{"spot":…,"stake":…}]}; other top-level fields pass through. */
 function parseRound(

@@ -12,7 +12,7 @@
 import { floorRoutes } from './floor.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { isIsoDate } from '../../compliance/index.js';
+import { isIsoDate, REASON_LENGTH_MAX, REFERENCE_LENGTH_MAX } from '../../compliance/index.js';
 import type { JournalEntry } from '../../journal/index.js';
 import { readTableDay, REPORT_FORMATS, renderTableDay } from '../../service/daily-report.js';
 import { FairnessService, TABLE_HELD, TABLE_HOLD_RELEASED } from '../../service/fairness.js';
@@ -48,20 +48,23 @@ const proposalBody = z
   .strict();
 
 const authorizationBody = z
-  .object({ reference: z.string().min(1).max(200), authorizedOn: isoDate })
+  .object({ reference: z.string().min(1).max(REFERENCE_LENGTH_MAX), authorizedOn: isoDate })
   .strict();
 
 const withdrawalBody = z
-  .object({ reason: z.string().min(1).max(500).optional() })
+  .object({ reason: z.string().min(1).max(REASON_LENGTH_MAX).optional() })
   .strict()
   .optional();
 
 const diceChangedBody = z
-  .object({ reason: z.string().min(1).max(500), diceSetId: z.string().min(1).max(64).optional() })
+  .object({
+    reason: z.string().min(1).max(REASON_LENGTH_MAX),
+    diceSetId: z.string().min(1).max(64).optional(),
+  })
   .strict();
 
 const acknowledgementBody = z
-  .object({ note: z.string().min(1).max(500).optional() })
+  .object({ note: z.string().min(1).max(REASON_LENGTH_MAX).optional() })
   .strict()
   .optional();
 

@@ -8,7 +8,6 @@ import type { LiveStatus } from '../api/live.js';
 import type { Me, TableView } from '../api/types.js';
 import { TableFeed } from '../app/table-feed.js';
 import { onLanguage, t } from '../i18n/i18n.js';
-import { secondsLeft } from '../logic/clock.js';
 import { lastResult } from '../logic/last-result.js';
 import { layoutOdds } from '../logic/paytable.js';
 import { h, replaceChildren } from '../ui/dom.js';
@@ -88,12 +87,7 @@ export function boardPage(me: Me, tableId: string): Page {
   };
   const tick = (): void => {
     if (view === null) return;
-    const left =
-      view.phase === 'betting' ? secondsLeft(view.bettingDeadlineMs, feed.clock.now()) : null;
-    countdown.update(
-      left,
-      view.bettingTimerMs === null ? null : Math.round(view.bettingTimerMs / 1000),
-    );
+    countdown.showBetting(view, feed.clock.now());
   };
 
   const feed = new TableFeed(tableId, {

@@ -16,7 +16,6 @@ import { rememberTable } from '../app/session.js';
 import { announceFairnessAlert } from '../app/fairness-alert.js';
 import { TableFeed } from '../app/table-feed.js';
 import { onLanguage, t } from '../i18n/i18n.js';
-import { secondsLeft } from '../logic/clock.js';
 import { formatMoney } from '../logic/money.js';
 import { layoutOdds, type LayoutOdds } from '../logic/paytable.js';
 import { h, replaceChildren } from '../ui/dom.js';
@@ -262,11 +261,6 @@ class CroupierPage implements Page {
   private tick(): void {
     const v = this.view;
     if (v === null) return;
-    const left =
-      v.phase === 'betting' ? secondsLeft(v.bettingDeadlineMs, this.feed.clock.now()) : null;
-    this.countdown.update(
-      left,
-      v.bettingTimerMs === null ? null : Math.round(v.bettingTimerMs / 1000),
-    );
+    this.countdown.showBetting(v, this.feed.clock.now());
   }
 }

@@ -1,6 +1,6 @@
 /** The inspector's views: journal rows, recall, paytable and odds, fairness. */
 import { spotOdds } from '../../../src/math/odds.js';
-import { spotById } from '../../../src/rules/index.js';
+import { isRecord, spotById } from '../../../src/rules/index.js';
 import type { JournalEntry, JournalVerify, RoundEvent, TableView } from '../api/types.js';
 import { DICT, type Key } from '../i18n/dict.js';
 import { art, lang, t } from '../i18n/i18n.js';
@@ -18,8 +18,6 @@ const time = (ms: number): string => new Date(ms).toLocaleString(lang(), { hour1
 /** A scalar field of a loosely specified answer, as text. */
 const str = (v: unknown, fallback = ''): string =>
   typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : fallback;
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 const raw = (value: unknown): HTMLElement =>
   h(
     'details',

@@ -509,12 +509,7 @@ class PlayerPage implements Page {
   private tick(): void {
     const v = this.view;
     if (v === null) return;
-    const left =
-      v.phase === 'betting' ? secondsLeft(v.bettingDeadlineMs, this.feed.clock.now()) : null;
-    this.countdown.update(
-      left,
-      v.bettingTimerMs === null ? null : Math.round(v.bettingTimerMs / 1000),
-    );
+    this.countdown.showBetting(v, this.feed.clock.now());
     // When the timer runs out the layout must show betting closed even before the bell event arrives.
     const open = this.bettingOpen();
     if (open !== this.wasOpen) {

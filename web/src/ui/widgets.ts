@@ -1,7 +1,8 @@
 /** Small pieces shared by the table pages: phase, live state, countdown, result, history. */
 import type { LiveStatus } from '../api/live.js';
-import type { HistoryEntry, Phase, Triple } from '../api/types.js';
+import type { HistoryEntry, Phase, TableView, Triple } from '../api/types.js';
 import { t } from '../i18n/i18n.js';
+import { secondsLeft } from '../logic/clock.js';
 import { bigSmallOf, oddEvenOf } from '../logic/roadmap.js';
 import { die, diceRow } from './dice.js';
 import { h, svg } from './dom.js';
@@ -89,6 +90,17 @@ export class Countdown {
         this.ring,
       ),
       this.text,
+    );
+  }
+
+  /** A table's betting time left at the server's `nowMs`: hidden outside betting. */
+  showBetting(
+    view: Pick<TableView, 'phase' | 'bettingDeadlineMs' | 'bettingTimerMs'>,
+    nowMs: number,
+  ): void {
+    this.update(
+      view.phase === 'betting' ? secondsLeft(view.bettingDeadlineMs, nowMs) : null,
+      view.bettingTimerMs === null ? null : Math.round(view.bettingTimerMs / 1000),
     );
   }
 
