@@ -4,38 +4,18 @@
  * is restored into a fresh folder, `audit verify` passes on it, and play
  * started on the restored file carries on the very round the copy holds.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/testing.js';
+import { type PlayProcess, spawnPlay } from './play-process.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function startPlay(db: string): { child: ChildProcess; exited: Promise<unknown> } {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'play',
-      '--db',
-      db,
-      '--rounds',
-      '100000',
-      '--players',
-      '8',
-      '--seed',
-      '77',
-    ],
-    { cwd: ROOT, stdio: 'ignore' },
-  );
-  return { child, exited: new Promise((resolve) => child.on('exit', resolve)) };
+function startPlay(db: string): PlayProcess {
+  return spawnPlay({ db, rounds: 100_000, players: 8, seed: '77' });
 }
 
 interface RoundAt {

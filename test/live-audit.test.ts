@@ -5,47 +5,28 @@
  * move forward as play goes on. The last run starts from the newest stored
  * checkpoint and reads only the entries after it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/testing.js';
+import { type PlayProcess, spawnPlay } from './play-process.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AUDITS = 4;
 
 /** The key that seals the rolls of every run (docs/dice.md); a PostgreSQL play needs one. */
 const ROLL_KEY = `live-audit:${randomBytes(32).toString('base64')}`;
 
-function startPlay(db: string): { child: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'play',
-      '--db',
-      db,
-      '--rounds',
-      '100000',
-      '--players',
-      '8',
-      '--seed',
-      '1207',
-    ],
-    {
-      cwd: ROOT,
-      env: { ...process.env, CUSSEC_ROLL_KEY: ROLL_KEY },
-      stdio: ['ignore', 'ignore', 'ignore'],
-    },
-  );
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited };
+function startPlay(db: string): PlayProcess {
+  return spawnPlay({
+    db,
+    rounds: 100_000,
+    players: 8,
+    seed: '1207',
+    env: { CUSSEC_ROLL_KEY: ROLL_KEY },
+  });
 }
 
 interface Verdict {

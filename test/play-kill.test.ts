@@ -10,12 +10,10 @@
  * CUSSEC_TEST_PG_URL is set (test/global-setup.ts sets it when a local server
  * answers), and is skipped with a message otherwise.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/testing.js';
@@ -24,12 +22,12 @@ import { inPlayAccount, type Store, walletAccount } from '../src/ledger/index.js
 import { openExistingStore } from '../src/service/open-store.js';
 import { readTableJournal, StandingBets } from '../src/service/round-snapshot.js';
 import { type BetResult, betResults, type RoundEvent } from '../src/table/index.js';
+import { type PlayProcess, spawnPlay } from './play-process.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SEED = process.env['CUSSEC_KILL_SEED'] ?? '20240601';
 /** Every run seals and opens rolls with the same key, as the nodes of a floor do (docs/dice.md). */
 const ROLL_KEY = `play-kill:${randomBytes(32).toString('base64')}`;
-const PLAYERS = '8';
+const PLAYERS = 8;
 
 interface Exit {
   readonly code: number | null;
@@ -41,29 +39,14 @@ interface Exit {
 function startPlay(
   db: string,
   rounds: number,
-): { child: ChildProcess; started: Promise<void>; exit: Promise<Exit> } {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'play',
-      '--db',
-      db,
-      '--rounds',
-      String(rounds),
-      '--players',
-      PLAYERS,
-      '--seed',
-      SEED,
-    ],
-    {
-      cwd: ROOT,
-      env: { ...process.env, CUSSEC_DEBUG: '1', CUSSEC_ROLL_KEY: ROLL_KEY },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+): { child: PlayProcess['child']; started: Promise<void>; exit: Promise<Exit> } {
+  const { child } = spawnPlay({
+    db,
+    rounds,
+    players: PLAYERS,
+    seed: SEED,
+    env: { CUSSEC_DEBUG: '1', CUSSEC_ROLL_KEY: ROLL_KEY },
+  });
   let stderr = '';
   let stdout = '';
   let markStarted: () => void = () => undefined;
