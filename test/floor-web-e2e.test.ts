@@ -25,15 +25,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DICT } from '../web/src/i18n/dict.js';
 import { freePort, ServeProcess } from './serve-process.js';
 import { buildWebIfStale } from './web-build.js';
+import { DESKTOP, SHOTS, shoot } from './screenshots.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const SHOTS = join(ROOT, 'test-output', 'screenshots');
 const DEMO_PASSWORD = 'cussec-demo-1';
 const SUPERVISOR_PASSWORD = 'the floor is mine 2026';
-const DESKTOP = { width: 1440, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const WAIT_MS = 10_000;
 const NEW_TABLE = 'T9';
 
@@ -73,33 +71,6 @@ async function changePassword(page: Page, current: string, next: string): Promis
   await page.locator('#pass-new').fill(next);
   await page.locator('#pass-again').fill(next);
   await page.locator('[data-focus="change-password"]').click();
-}
-
-async function painted(page: Page): Promise<void> {
-  await page.evaluate(
-    'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))))',
-  );
-}
-
-/** The page at both sizes in one language; nothing wider than the screen. */
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const [size, viewport] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await painted(page);
-    await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`) });
-    const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
-    expect(width, `${name} at ${size} is ${width} px wide`).toBeLessThanOrEqual(viewport.width);
-    const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
-    if (height > viewport.height + 4) {
-      await page.setViewportSize({ width: viewport.width, height: Math.min(height, 6_000) });
-      await painted(page);
-      await page.screenshot({ path: join(SHOTS, `${name}-${size}-full.png`) });
-    }
-  }
-  await page.setViewportSize(DESKTOP);
 }
 
 async function step(croupier: Page, command: string, phase: string): Promise<void> {

@@ -40,11 +40,11 @@ import { DICT } from '../web/src/i18n/dict.js';
 import { chipLabel, formatMoney } from '../web/src/logic/money.js';
 import { freePort, ServeProcess } from './serve-process.js';
 import { buildWebIfStale } from './web-build.js';
+import { DESKTOP, SHOTS, shoot } from './screenshots.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const SHOTS = join(ROOT, 'test-output', 'screenshots');
 const PASSWORD = 'cussec-demo-1';
 /** The first supervisor's password (`cussec serve` takes it from CUSSEC_SUPERVISOR_PASSWORD). */
 const SUPERVISOR_PASSWORD = `e2e-${randomBytes(9).toString('hex')}`;
@@ -54,8 +54,6 @@ const SUPERVISOR_PASSWORD = `e2e-${randomBytes(9).toString('hex')}`;
  */
 const BETTING_TIMER_MS = 120_000;
 const T = 'T1';
-const DESKTOP = { width: 1440, height: 900 };
-const PHONE = { width: 390, height: 844 };
 /** How long a state may take to show in the browser (live events, then a view fetch). */
 const WAIT_MS = 10_000;
 
@@ -142,42 +140,6 @@ async function signIn(who: Actor, username: string, lands: RegExp): Promise<void
   await page.locator('#login-pass').fill(PASSWORD);
   await page.locator('button[type=submit]').click();
   await page.waitForURL(lands);
-}
-
-/**
- * The page at desktop and phone sizes: `<name>-<size>.png` is the screen as it
- * shows, and when the page scrolls `<name>-<size>-full.png` is all of it. The
- * whole page is shot with the viewport stretched to its height rather than
- * with `fullPage`, so that docked bars (the chip rack) sit where they end up
- * instead of floating over the middle of the picture.
- */
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const [size, viewport] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await painted(page);
-    await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`) });
-    // Nothing runs off the side of the screen (wide tables scroll inside their panels).
-    const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
-    expect(width, `${name} at ${size} is ${width} px wide`).toBeLessThanOrEqual(viewport.width);
-    const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
-    if (height > viewport.height + 4) {
-      await page.setViewportSize({ width: viewport.width, height: Math.min(height, 6_000) });
-      await painted(page);
-      await page.screenshot({ path: join(SHOTS, `${name}-${size}-full.png`) });
-    }
-  }
-  await page.setViewportSize(DESKTOP);
-  await painted(page);
-}
-
-/** Lets a resize lay out and paint. */
-async function painted(page: Page): Promise<void> {
-  await page.evaluate(
-    'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))))',
-  );
 }
 
 /** Waits until the locator's text is exactly `text` (trimmed). */
