@@ -1,5 +1,8 @@
 /**
- * The TxDriver of PostgreSQL. Every batch is one round trip: rows travel as
+ * PostgreSQL's drivers: the TxDriver, the StoreDriver of the shared reads and
+ * the MigrationDriver. The shared SQL's `?` placeholders become $1, $2…
+ *
+ * The TxDriver's every batch is one round trip: rows travel as
  * arrays and are unpacked by unnest(), balances change by one UPDATE … FROM
  * unnest() per batch. The hot statements are named, so each connection parses
  * and plans them once.
@@ -7,13 +10,16 @@
  * The driver remembers the first failed query: if a callback swallows a
  * database error, the store still rolls back and can tell whether to retry.
  */
-import type { PoolClient, QueryResultRow } from 'pg';
+import type { ClientBase, PoolClient, QueryResultRow } from 'pg';
 import type { ChainedEntry } from '../journal/index.js';
+import type { Migration, MigrationDriver } from './migration.js';
+import { PG_MIGRATIONS } from './pg-schema.js';
 import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS, USER_COLUMNS } from './sql-columns.js';
+import type { SqlDialect, StoreDriver } from './sql-store.js';
 import type { TableLock } from './store.js';
 import type { CommandRow, NewUserRow, TableRow, TxDriver } from './tx.js';
 import type { Account, Transfer } from './types.js';
-import type { UserRow } from './users.js';
+import type { SessionInput, UserRow } from './users.js';
 
 const TABLE_LOCK_SQL: Record<TableLock, string> = {
   exclusive: 'FOR UPDATE',
@@ -275,4 +281,105 @@ export class PgTxDriver implements TxDriver {
       [last.seq, last.hash],
     );
   }
+}
+
+const numberedByText = new Map<string, string>();
+
+/**
+ * The shared SQL's `?` placeholders as PostgreSQL's $1, $2… (that SQL holds no
+ * other question mark). Each text is numbered once.
+ */
+export function numbered(sql: string): string {
+  let text = numberedByText.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    numberedByText.set(sql, text);
+  }
+  return text;
+}
+
+const PG_DIALECT: SqlDialect = {
+  inList: '= ANY(?::text[])',
+  inListParam: (values) => values,
+  // Byte order, as SQLite sorts, whatever the database's collation.
+  byteOrder: ' COLLATE "C"',
+  indexedBy: () => '',
+};
+
+/** Runs `fn` on a connection of the pool, under the store's deadline. */
+export type WithConnection = <T>(fn: (client: PoolClient) => Promise<T>) => Promise<T>;
+
+/** The StoreDriver of PostgreSQL: each statement autocommits on a pooled connection. */
+export class PgStoreDriver implements StoreDriver {
+  readonly dialect = PG_DIALECT;
+
+  constructor(private readonly withConnection: WithConnection) {}
+
+  async all<R>(sql: string, params: readonly unknown[]): Promise<R[]> {
+    const result = await this.withConnection((client) =>
+      client.query<R & QueryResultRow>(numbered(sql), [...params]),
+    );
+    return result.rows;
+  }
+
+  async run(sql: string, params: readonly unknown[]): Promise<number> {
+    const result = await this.withConnection((client) => client.query(numbered(sql), [...params]));
+    return result.rowCount ?? 0;
+  }
+
+  async insertSession(input: SessionInput): Promise<boolean> {
+    // One autocommit statement, which also sweeps the sessions expired by now.
+    const inserted = await this.run(
+      `WITH swept AS (DELETE FROM sessions WHERE expires_at_ms <= ?)
+      INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms)
+      SELECT ?, id, ?, ? FROM users WHERE id = ? AND NOT disabled
+      ON CONFLICT DO NOTHING`,
+      [input.createdAtMs, input.tokenHash, input.createdAtMs, input.expiresAtMs, input.userId],
+    );
+    return inserted === 1;
+  }
+}
+
+/**
+ * Migrations on PostgreSQL run under a session advisory lock, so two processes
+ * opening the same database at once take turns: the second finds the work
+ * done. Each step is its own transaction (PostgreSQL DDL is transactional), so
+ * a failed one leaves nothing half-applied.
+ */
+export function pgMigrationDriver(
+  client: ClientBase,
+  schema: string | undefined,
+  migrations: readonly Migration[] = PG_MIGRATIONS,
+): MigrationDriver {
+  // One lock per schema: hashtext() maps the name to the lock's integer key.
+  const lockName = `cussec-migrate:${schema ?? 'public'}`;
+  return {
+    migrations,
+    createVersionsTableSql: `CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms BIGINT NOT NULL)`,
+    async exclusive(fn) {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockName]);
+      try {
+        if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+        await fn();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockName]);
+      }
+    },
+    async atomic(fn) {
+      await client.query('BEGIN');
+      try {
+        await fn();
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    },
+    exec: async (sql) => void (await client.query(sql)),
+    all: async <R>(sql: string, params: readonly unknown[]) =>
+      (await client.query<R & QueryResultRow>(numbered(sql), [...params])).rows,
+    run: async (sql, params) => void (await client.query(numbered(sql), [...params])),
+  };
 }

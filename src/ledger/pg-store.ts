@@ -14,59 +14,14 @@
  */
 import { randomInt } from 'node:crypto';
 import pg from 'pg';
-import type { JournalEntry } from '../journal/index.js';
 import { PgCluster } from './cluster.js';
 import { asStoreUnavailable, rethrowUnavailable, StoreUnavailableError } from './errors.js';
-import { migratePg } from './pg-migrate.js';
-import { PgTxDriver } from './pg-driver.js';
-import {
-  ACCOUNT_COLUMNS,
-  JOURNAL_COLUMNS,
-  type JournalRow,
-  pageLimit,
-  TABLE_COLUMNS,
-  SESSION_COLUMNS,
-  SESSION_USER_COLUMNS,
-  toJournalEntry,
-  TRANSFER_COLUMNS,
-  USER_COLUMNS,
-  USER_SECRET_COLUMNS,
-} from './sql-columns.js';
-import {
-  type AccountMove,
-  type IndexedJournalQuery,
-  indexedTypesSql,
-  PAGE_ROWS_MAX,
-  type ReadModel,
-  type Store,
-  type StoreLocation,
-  type TableRecord,
-  type ConnectionStats,
-  type TransactionOptions,
-  type Tx,
-} from './store.js';
-import { DriverTx, type TableRow, toTableRecord } from './tx.js';
-import type { Account, Currency, Transfer } from './types.js';
-import {
-  assertInstant,
-  assertSessionInput,
-  assertTokenHash,
-  assertTouch,
-  type CreateSessionResult,
-  newSession,
-  type Role,
-  type Session,
-  type SessionInput,
-  type SessionUserRow,
-  sessionRefusal,
-  toSessionAndUser,
-  toUser,
-  toUserWithSecret,
-  type User,
-  type UserRow,
-  type UserWithSecret,
-  usernameKey,
-} from './users.js';
+import { migrate as runMigrations } from './migration.js';
+import { PgStoreDriver, PgTxDriver, pgMigrationDriver } from './pg-driver.js';
+import { SqlStore } from './sql-store.js';
+import type { ConnectionStats, Store, StoreLocation, TransactionOptions, Tx } from './store.js';
+import { DriverTx } from './tx.js';
+import type { Currency } from './types.js';
 
 export interface PgStoreOptions {
   /** e.g. postgres://user@host:5432/db */
@@ -175,8 +130,6 @@ function pgClientConfig(options: PgStoreOptions, timeouts: PgTimeouts): pg.Clien
   };
 }
 
-type SeqTransfer = Transfer & { readonly seq: number };
-
 const INT8_OID = 20;
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 /** Unique constraints a concurrent transaction can win; losing one is retried. */
@@ -236,7 +189,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<Store> {
 /**
  * Migrations on a connection of their own, without the statement and lock
  * timeouts: a migration may take long, and waits its turn behind another
- * node's (see migratePg).
+ * node's (see pgMigrationDriver).
  */
 async function migrate(
   clientConfig: pg.ClientConfig,
@@ -247,7 +200,7 @@ async function migrate(
   client.on('error', () => undefined); // the pending query fails too, and says why
   try {
     await client.connect();
-    await migratePg(client, options.schema, options.currency, nowMs);
+    await runMigrations(pgMigrationDriver(client, options.schema), options.currency, nowMs);
   } catch (error) {
     rethrowUnavailable(error);
   } finally {
@@ -268,19 +221,24 @@ export function isRetryable(error: unknown): boolean {
   );
 }
 
-class PgStore implements Store {
+class PgStore extends SqlStore {
   readonly engine = 'postgres' as const;
+  protected readonly sql: PgStoreDriver;
 
   constructor(
     private readonly pool: pg.Pool,
     readonly location: StoreLocation,
     readonly currency: Currency,
-    private readonly clock: () => number,
+    clock: () => number,
     private readonly attemptsMax: number,
     readonly cluster: PgCluster,
     /** How long a transaction or a read may wait for PostgreSQL before its connection is dropped. */
     private readonly deadlineMs: number,
-  ) {}
+  ) {
+    super(clock);
+    // A lost or frozen database is a StoreUnavailableError.
+    this.sql = new PgStoreDriver((fn) => withConnection(pool, deadlineMs, fn));
+  }
 
   connections(): ConnectionStats {
     const { totalCount, idleCount, waitingCount } = this.pool;
@@ -329,313 +287,6 @@ class PgStore implements Store {
         throw asError(first);
       }
     });
-  }
-
-  /** One autocommit statement; a lost or frozen database is a StoreUnavailableError. */
-  private run<R extends pg.QueryResultRow>(
-    sql: string,
-    params: unknown[],
-  ): Promise<pg.QueryResult<R>> {
-    return withConnection(this.pool, this.deadlineMs, (client) => client.query<R>(sql, params));
-  }
-
-  private async all<R extends pg.QueryResultRow>(sql: string, ...params: unknown[]): Promise<R[]> {
-    return (await this.run<R>(sql, params)).rows;
-  }
-
-  private async one<R extends pg.QueryResultRow>(
-    sql: string,
-    ...params: unknown[]
-  ): Promise<R | undefined> {
-    return (await this.all<R>(sql, ...params))[0];
-  }
-
-  getAccount(id: string): Promise<Account | undefined> {
-    return this.one<Account>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = $1`, id);
-  }
-
-  listAccounts(query: { afterId?: string; limit?: number } = {}): Promise<Account[]> {
-    // Byte order, as SQLite sorts, whatever the database's collation.
-    const sql = `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id COLLATE "C" > $1 ORDER BY id COLLATE "C" LIMIT $2`;
-    return this.all<Account>(sql, query.afterId ?? '', pageLimit(query.limit, PAGE_ROWS_MAX));
-  }
-
-  getTransfer(id: string): Promise<Transfer | undefined> {
-    return this.one<Transfer>(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE id = $1`, id);
-  }
-
-  transfersByReference(reference: string): Promise<Transfer[]> {
-    return this.all<Transfer>(
-      `SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE reference = $1 ORDER BY seq`,
-      reference,
-    );
-  }
-
-  transfersOfAccount(
-    accountId: string,
-    query: { afterSeq?: number; limit?: number } = {},
-  ): Promise<SeqTransfer[]> {
-    const sql = `SELECT seq, ${TRANSFER_COLUMNS} FROM transfers
-      WHERE (debit_account_id = $1 OR credit_account_id = $1) AND seq > $2 ORDER BY seq LIMIT $3`;
-    return this.all<SeqTransfer>(
-      sql,
-      accountId,
-      query.afterSeq ?? 0,
-      pageLimit(query.limit, PAGE_ROWS_MAX),
-    );
-  }
-
-  listTransfers(query: { afterSeq?: number; limit?: number } = {}): Promise<SeqTransfer[]> {
-    const sql = `SELECT seq, ${TRANSFER_COLUMNS} FROM transfers WHERE seq > $1 ORDER BY seq LIMIT $2`;
-    return this.all<SeqTransfer>(sql, query.afterSeq ?? 0, pageLimit(query.limit, PAGE_ROWS_MAX));
-  }
-
-  async listTables(): Promise<string[]> {
-    const rows = await this.all<{ id: string }>('SELECT id FROM tables ORDER BY id');
-    return rows.map((r) => r.id);
-  }
-
-  async getTable(id: string): Promise<TableRecord | undefined> {
-    const row = await this.one<TableRow>(`SELECT ${TABLE_COLUMNS} FROM tables WHERE id = $1`, id);
-    return row === undefined ? undefined : toTableRecord(row);
-  }
-
-  async readJournal(query: {
-    fromSeq: number;
-    limit: number;
-    tableId?: string;
-  }): Promise<JournalEntry[]> {
-    const limit = pageLimit(query.limit, PAGE_ROWS_MAX);
-    const rows =
-      query.tableId === undefined
-        ? await this.all<JournalRow>(
-            `SELECT ${JOURNAL_COLUMNS} FROM journal WHERE seq >= $1 ORDER BY seq LIMIT $2`,
-            query.fromSeq,
-            limit,
-          )
-        : await this.all<JournalRow>(
-            `SELECT ${JOURNAL_COLUMNS} FROM journal WHERE table_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
-            query.tableId,
-            query.fromSeq,
-            limit,
-          );
-    return rows.map(toJournalEntry);
-  }
-
-  async journalHead(): Promise<{ lastSeq: number; lastHash: string }> {
-    const head = await this.one<{ lastSeq: number; lastHash: string }>(
-      `SELECT last_seq AS "lastSeq", last_hash AS "lastHash" FROM journal_head WHERE chain = 'global'`,
-    );
-    return head!;
-  }
-
-  async readIndexedJournal(query: IndexedJournalQuery): Promise<JournalEntry[]> {
-    const order = query.newestFirst === true ? 'DESC' : 'ASC';
-    const table = query.tableId === null ? 'table_id IS NULL' : 'table_id = $4';
-    const params: unknown[] = [
-      query.afterSeq ?? 0,
-      query.beforeSeq ?? Number.MAX_SAFE_INTEGER,
-      pageLimit(query.limit, PAGE_ROWS_MAX),
-    ];
-    if (query.tableId !== null) params.push(query.tableId);
-    const rows = await this.all<JournalRow>(
-      `SELECT ${JOURNAL_COLUMNS} FROM journal
-        WHERE ${table} AND ${indexedTypesSql(query.types)} AND seq > $1 AND seq < $2
-        ORDER BY seq ${order} LIMIT $3`,
-      ...params,
-    );
-    return rows.map(toJournalEntry);
-  }
-
-  async readSettlements(query: {
-    tableId: string;
-    fromAtMs: number;
-    untilAtMs: number;
-    limit: number;
-  }): Promise<JournalEntry[]> {
-    const rows = await this.all<JournalRow>(
-      `SELECT ${JOURNAL_COLUMNS} FROM journal
-        WHERE table_id = $1 AND type = 'round-settled' AND at_ms >= $2 AND at_ms < $3
-        ORDER BY seq LIMIT $4`,
-      query.tableId,
-      query.fromAtMs,
-      query.untilAtMs,
-      pageLimit(query.limit, PAGE_ROWS_MAX),
-    );
-    return rows.map(toJournalEntry);
-  }
-
-  accountMovesSince(
-    accountIds: readonly string[],
-    references: readonly string[],
-  ): Promise<AccountMove[]> {
-    if (accountIds.length === 0 || references.length === 0) return Promise.resolve([]);
-    return this.all<AccountMove>(
-      `WITH start AS (SELECT min(seq) AS seq FROM transfers WHERE reference = ANY($1::text[])),
-        moves AS (
-          SELECT t.seq, t.reference, t.credit_account_id AS account_id, t.amount_minor AS delta
-            FROM transfers t WHERE t.seq >= (SELECT seq FROM start) AND t.credit_account_id = ANY($2::text[])
-          UNION ALL
-          SELECT t.seq, t.reference, t.debit_account_id, -t.amount_minor
-            FROM transfers t WHERE t.seq >= (SELECT seq FROM start) AND t.debit_account_id = ANY($2::text[])),
-        balanced AS (
-          SELECT m.seq, m.account_id, m.reference, m.delta, a.balance_minor - coalesce(sum(m.delta) OVER (
-              PARTITION BY m.account_id ORDER BY m.seq DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS after
-            FROM moves m JOIN accounts a ON a.id = m.account_id)
-      SELECT seq, account_id AS "accountId", reference, delta AS "deltaMinor", after::bigint AS "balanceAfterMinor"
-        FROM balanced WHERE reference = ANY($1::text[]) ORDER BY seq`,
-      references,
-      accountIds,
-    );
-  }
-
-  async getReadModel(name: string): Promise<ReadModel | undefined> {
-    const row = await this.one<{ seq: number; valueJson: string }>(
-      'SELECT seq, value_json AS "valueJson" FROM read_models WHERE name = $1',
-      name,
-    );
-    return row === undefined
-      ? undefined
-      : { seq: row.seq, value: JSON.parse(row.valueJson) as unknown };
-  }
-
-  async putReadModel(name: string, model: ReadModel): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO read_models (name, seq, value_json, updated_at_ms) VALUES ($1, $2, $3, $4)
-        ON CONFLICT (name) DO UPDATE SET seq = excluded.seq, value_json = excluded.value_json,
-          updated_at_ms = excluded.updated_at_ms WHERE excluded.seq > read_models.seq`,
-      [name, model.seq, JSON.stringify(model.value), this.clock()],
-    );
-  }
-
-  async sweepCommands(beforeMs: number, limit: number): Promise<number> {
-    assertInstant(beforeMs, 'beforeMs');
-    const result = await this.pool.query(
-      `DELETE FROM commands WHERE key IN
-        (SELECT key FROM commands WHERE created_at_ms < $1 ORDER BY created_at_ms LIMIT $2)`,
-      [beforeMs, pageLimit(limit, PAGE_ROWS_MAX)],
-    );
-    return result.rowCount ?? 0;
-  }
-
-  async getUser(id: string): Promise<User | undefined> {
-    const row = await this.one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, id);
-    return row === undefined ? undefined : toUser(row);
-  }
-
-  async findUserByUsername(username: string): Promise<UserWithSecret | undefined> {
-    const row = await this.one<UserRow>(
-      `SELECT ${USER_SECRET_COLUMNS} FROM users WHERE username_key = $1`,
-      usernameKey(username),
-    );
-    return row === undefined ? undefined : toUserWithSecret(row);
-  }
-
-  async listUsers(query: { role?: Role; afterId?: string; limit?: number } = {}): Promise<User[]> {
-    // users.id is COLLATE "C": byte order, as on SQLite.
-    const limit = pageLimit(query.limit, PAGE_ROWS_MAX);
-    const rows =
-      query.role === undefined
-        ? await this.all<UserRow>(
-            `SELECT ${USER_COLUMNS} FROM users WHERE id > $1 ORDER BY id LIMIT $2`,
-            query.afterId ?? '',
-            limit,
-          )
-        : await this.all<UserRow>(
-            `SELECT ${USER_COLUMNS} FROM users WHERE role = $1 AND id > $2 ORDER BY id LIMIT $3`,
-            query.role,
-            query.afterId ?? '',
-            limit,
-          );
-    return rows.map(toUser);
-  }
-
-  async countUsers(role?: Role): Promise<number> {
-    const row =
-      role === undefined
-        ? await this.one<{ n: number }>('SELECT count(*) AS n FROM users')
-        : await this.one<{ n: number }>('SELECT count(*) AS n FROM users WHERE role = $1', role);
-    return row!.n;
-  }
-
-  async createSession(input: SessionInput): Promise<CreateSessionResult> {
-    assertSessionInput(input);
-    // The SELECT makes the insert itself check the user, in one autocommit statement,
-    // which also sweeps the sessions expired by now (see Store.createSession).
-    const inserted = await this.all(
-      `WITH swept AS (DELETE FROM sessions WHERE expires_at_ms <= $2)
-      INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms)
-      SELECT $1, id, $2, $3 FROM users WHERE id = $4 AND NOT disabled
-      ON CONFLICT DO NOTHING RETURNING token_hash`,
-      input.tokenHash,
-      input.createdAtMs,
-      input.expiresAtMs,
-      input.userId,
-    );
-    if (inserted.length === 1) return { status: 'created', session: newSession(input) };
-    return sessionRefusal(await this.getUser(input.userId));
-  }
-
-  async findSession(
-    tokenHash: string,
-    nowMs: number,
-  ): Promise<{ session: Session; user: User } | undefined> {
-    assertTokenHash(tokenHash);
-    assertInstant(nowMs, 'nowMs');
-    const row = await this.one<SessionUserRow>(
-      `SELECT ${SESSION_USER_COLUMNS} FROM sessions AS s JOIN users AS u ON u.id = s.user_id
-      WHERE s.token_hash = $1 AND s.expires_at_ms > $2 AND NOT u.disabled`,
-      tokenHash,
-      nowMs,
-    );
-    return row === undefined ? undefined : toSessionAndUser(row);
-  }
-
-  async touchSession(tokenHash: string, nowMs: number, expiresAtMs?: number): Promise<boolean> {
-    assertTokenHash(tokenHash);
-    assertTouch(nowMs, expiresAtMs);
-    const rows = await this.all(
-      `UPDATE sessions SET last_seen_at_ms = $1, expires_at_ms = coalesce($2::bigint, expires_at_ms)
-      WHERE token_hash = $3 AND expires_at_ms > $1 RETURNING token_hash`,
-      nowMs,
-      expiresAtMs ?? null,
-      tokenHash,
-    );
-    return rows.length === 1;
-  }
-
-  async deleteSession(tokenHash: string): Promise<boolean> {
-    assertTokenHash(tokenHash);
-    const result = await this.run('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
-    return result.rowCount === 1;
-  }
-
-  async listUserSessions(userId: string, nowMs: number): Promise<Session[]> {
-    assertInstant(nowMs, 'nowMs');
-    return this.all<Session>(
-      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = $1 AND expires_at_ms > $2
-      ORDER BY created_at_ms DESC, token_hash`,
-      userId,
-      nowMs,
-    );
-  }
-
-  async deleteUserSessions(userId: string): Promise<number> {
-    const result = await this.run('DELETE FROM sessions WHERE user_id = $1', [userId]);
-    return result.rowCount ?? 0;
-  }
-
-  async deleteExpiredSessions(nowMs: number): Promise<number> {
-    assertInstant(nowMs, 'nowMs');
-    const result = await this.run('DELETE FROM sessions WHERE expires_at_ms <= $1', [nowMs]);
-    return result.rowCount ?? 0;
-  }
-
-  async schemaVersions(): Promise<number[]> {
-    const rows = await this.all<{ version: number }>(
-      'SELECT version FROM schema_migrations ORDER BY version',
-    );
-    return rows.map((r) => r.version);
   }
 
   async close(): Promise<void> {

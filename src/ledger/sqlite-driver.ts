@@ -1,14 +1,19 @@
 /**
- * The TxDriver of SQLite: prepared statements on the writer connection. Each
- * statement runs in-process, so a loop of single-row statements costs about
- * what one multi-row statement would.
+ * SQLite's drivers: the TxDriver (prepared statements on the writer
+ * connection; each statement runs in-process, so a loop of single-row
+ * statements costs about what one multi-row statement would), the StoreDriver
+ * of the shared reads and the MigrationDriver. better-sqlite3 is synchronous:
+ * each answer is wrapped in a settled promise.
  */
 import type Database from 'better-sqlite3';
 import type { ChainedEntry } from '../journal/index.js';
+import type { Migration, MigrationDriver } from './migration.js';
 import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS, USER_COLUMNS } from './sql-columns.js';
+import type { SqlDialect, StoreDriver } from './sql-store.js';
+import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import type { CommandRow, NewUserRow, OptimisticDriver, TableRow, TxDriver } from './tx.js';
 import type { Account, Transfer } from './types.js';
-import type { UserRow } from './users.js';
+import type { SessionInput, UserRow } from './users.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -285,4 +290,90 @@ export class SqliteTxDriver implements TxDriver, OptimisticDriver {
     this.s.moveHead.run(last.seq, last.hash);
     return Promise.resolve();
   }
+}
+
+const SQLITE_DIALECT: SqlDialect = {
+  // json_each unpacks a JSON array inside SQLite.
+  inList: 'IN (SELECT value FROM json_each(?))',
+  inListParam: (values) => JSON.stringify(values),
+  byteOrder: '',
+  // Without the hint SQLite may prefer the primary key and scan a table's whole journal.
+  indexedBy: (index) => `INDEXED BY ${index}`,
+};
+
+/**
+ * The StoreDriver of SQLite: reads on the read-only connection (committed data
+ * only, never waiting for a writer), writes through `write`, which queues them
+ * behind this process's transactions on the writer connection.
+ */
+export class SqliteStoreDriver implements StoreDriver {
+  readonly dialect = SQLITE_DIALECT;
+
+  constructor(
+    private readonly reader: Database.Database,
+    private readonly write: <R>(fn: (writer: Database.Database) => R) => Promise<R>,
+  ) {}
+
+  all<R>(sql: string, params: readonly unknown[]): Promise<R[]> {
+    return Promise.resolve(this.reader.prepare(sql).all(...params) as R[]);
+  }
+
+  run(sql: string, params: readonly unknown[]): Promise<number> {
+    return this.write((db) => db.prepare(sql).run(...params).changes);
+  }
+
+  insertSession(input: SessionInput): Promise<boolean> {
+    return this.write((db) => {
+      db.prepare('DELETE FROM sessions WHERE expires_at_ms <= ?').run(input.createdAtMs);
+      // The SELECT makes the insert itself check the user; its WHERE keeps SQLite
+      // from reading ON CONFLICT as a join constraint.
+      const { changes } = db
+        .prepare(
+          `INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms)
+          SELECT ?, id, ?, ? FROM users WHERE id = ? AND disabled = 0 ON CONFLICT DO NOTHING`,
+        )
+        .run(input.tokenHash, input.createdAtMs, input.expiresAtMs, input.userId);
+      return changes === 1;
+    });
+  }
+}
+
+/**
+ * Migrations on SQLite run inside one BEGIN IMMEDIATE transaction: a second
+ * process opening the same file waits for the first (busy_timeout) and then
+ * finds everything done. Each step is a savepoint within it.
+ */
+export function sqliteMigrationDriver(
+  db: Database.Database,
+  migrations: readonly Migration[] = SQLITE_MIGRATIONS,
+): MigrationDriver {
+  return {
+    migrations,
+    createVersionsTableSql: `CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms INTEGER NOT NULL) STRICT`,
+    async exclusive(fn) {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        await fn();
+        db.exec('COMMIT');
+      } catch (error) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    },
+    async atomic(fn) {
+      db.exec('SAVEPOINT cussec_migrate');
+      try {
+        await fn();
+        db.exec('RELEASE cussec_migrate');
+      } catch (error) {
+        db.exec('ROLLBACK TO cussec_migrate; RELEASE cussec_migrate');
+        throw error;
+      }
+    },
+    exec: (sql) => Promise.resolve(void db.exec(sql)),
+    all: <R>(sql: string, params: readonly unknown[]) =>
+      Promise.resolve(db.prepare(sql).all(...params) as R[]),
+    run: (sql, params) => Promise.resolve(void db.prepare(sql).run(...params)),
+  };
 }

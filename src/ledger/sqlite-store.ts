@@ -11,61 +11,16 @@
  */
 import { realpathSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import type { JournalEntry } from '../journal/index.js';
 import { SingleNodeCluster } from './cluster.js';
 import { rethrowUnavailable } from './errors.js';
 import { KeyedQueue } from './keyed-queue.js';
-import {
-  ACCOUNT_COLUMNS,
-  JOURNAL_COLUMNS,
-  type JournalRow,
-  pageLimit,
-  TABLE_COLUMNS,
-  SESSION_COLUMNS,
-  SESSION_USER_COLUMNS,
-  toJournalEntry,
-  TRANSFER_COLUMNS,
-  USER_COLUMNS,
-  USER_SECRET_COLUMNS,
-} from './sql-columns.js';
+import { migrate } from './migration.js';
+import { SqlStore } from './sql-store.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
-import { SqliteTxDriver } from './sqlite-driver.js';
-import { migrateSqlite } from './sqlite-migrate.js';
-import {
-  type AccountMove,
-  type IndexedJournalQuery,
-  indexedTypesSql,
-  PAGE_ROWS_MAX,
-  type ReadModel,
-  type Store,
-  type StoreLocation,
-  type TableRecord,
-  type ConnectionStats,
-  type TransactionOptions,
-  type Tx,
-} from './store.js';
-import { DriverTx, type TableRow, toTableRecord } from './tx.js';
-import type { Account, Currency, Transfer } from './types.js';
-import {
-  assertInstant,
-  assertSessionInput,
-  assertTokenHash,
-  assertTouch,
-  type CreateSessionResult,
-  newSession,
-  type Role,
-  type Session,
-  type SessionInput,
-  type SessionUserRow,
-  sessionRefusal,
-  toSessionAndUser,
-  toUser,
-  toUserWithSecret,
-  type User,
-  type UserRow,
-  type UserWithSecret,
-  usernameKey,
-} from './users.js';
+import { SqliteStoreDriver, SqliteTxDriver, sqliteMigrationDriver } from './sqlite-driver.js';
+import type { ConnectionStats, Store, StoreLocation, TransactionOptions, Tx } from './store.js';
+import { DriverTx } from './tx.js';
+import type { Currency } from './types.js';
 
 export interface SqliteStoreOptions {
   /** A file path; the file is created when missing. */
@@ -80,8 +35,6 @@ export interface SqliteStoreOptions {
   /** Transactions allowed to queue behind the running one. */
   readonly waitingTransactionsMax?: number;
 }
-
-type SeqTransfer = Transfer & { readonly seq: number };
 
 /**
  * One writer queue per database file in this process. Two stores on one file
@@ -132,7 +85,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     const writes = writerQueueFor(options.path, options.waitingTransactionsMax ?? 10_000);
     // Through the queue: another store of this process may be inside a transaction.
     await writes.run(WRITER, () =>
-      Promise.resolve(migrateSqlite(writer, options.currency, clock())),
+      migrate(sqliteMigrationDriver(writer), options.currency, clock()),
     );
     const reader = new Database(options.path, { readonly: true });
     reader.pragma(`busy_timeout = ${busyTimeoutMs}`);
@@ -152,9 +105,10 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   }
 }
 
-class SqliteStore implements Store {
+class SqliteStore extends SqlStore {
   readonly engine = 'sqlite' as const;
   readonly cluster = new SingleNodeCluster();
+  protected readonly sql: SqliteStoreDriver;
   private readonly driver: SqliteTxDriver;
   private closed = false;
 
@@ -163,10 +117,12 @@ class SqliteStore implements Store {
     private readonly reader: Database.Database,
     readonly location: StoreLocation,
     readonly currency: Currency,
-    private readonly clock: () => number,
+    clock: () => number,
     private readonly writes: KeyedQueue,
     private readonly checkpointer: SqliteCheckpointer,
   ) {
+    super(clock);
+    this.sql = new SqliteStoreDriver(reader, (fn) => this.write(fn));
     this.driver = new SqliteTxDriver(writer);
   }
 
@@ -196,322 +152,12 @@ class SqliteStore implements Store {
     });
   }
 
-  private all<R>(sql: string, ...params: unknown[]): Promise<R[]> {
-    return Promise.resolve(this.reader.prepare(sql).all(...params) as R[]);
-  }
-
-  private async one<R>(sql: string, ...params: unknown[]): Promise<R | undefined> {
-    return (await this.all<R>(sql, ...params))[0];
-  }
-
-  getAccount(id: string): Promise<Account | undefined> {
-    return this.one<Account>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`, id);
-  }
-
-  listAccounts(query: { afterId?: string; limit?: number } = {}): Promise<Account[]> {
-    const sql = `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id > ? ORDER BY id LIMIT ?`;
-    return this.all<Account>(sql, query.afterId ?? '', pageLimit(query.limit, PAGE_ROWS_MAX));
-  }
-
-  getTransfer(id: string): Promise<Transfer | undefined> {
-    return this.one<Transfer>(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE id = ?`, id);
-  }
-
-  transfersByReference(reference: string): Promise<Transfer[]> {
-    return this.all<Transfer>(
-      `SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE reference = ? ORDER BY seq`,
-      reference,
-    );
-  }
-
-  transfersOfAccount(
-    accountId: string,
-    query: { afterSeq?: number; limit?: number } = {},
-  ): Promise<SeqTransfer[]> {
-    const sql = `SELECT seq, ${TRANSFER_COLUMNS} FROM transfers
-      WHERE (debit_account_id = ? OR credit_account_id = ?) AND seq > ? ORDER BY seq LIMIT ?`;
-    return this.all<SeqTransfer>(
-      sql,
-      accountId,
-      accountId,
-      query.afterSeq ?? 0,
-      pageLimit(query.limit, PAGE_ROWS_MAX),
-    );
-  }
-
-  listTransfers(query: { afterSeq?: number; limit?: number } = {}): Promise<SeqTransfer[]> {
-    const sql = `SELECT seq, ${TRANSFER_COLUMNS} FROM transfers WHERE seq > ? ORDER BY seq LIMIT ?`;
-    return this.all<SeqTransfer>(sql, query.afterSeq ?? 0, pageLimit(query.limit, PAGE_ROWS_MAX));
-  }
-
-  async listTables(): Promise<string[]> {
-    const rows = await this.all<{ id: string }>('SELECT id FROM tables ORDER BY id');
-    return rows.map((r) => r.id);
-  }
-
-  async getTable(id: string): Promise<TableRecord | undefined> {
-    const row = await this.one<TableRow>(`SELECT ${TABLE_COLUMNS} FROM tables WHERE id = ?`, id);
-    return row === undefined ? undefined : toTableRecord(row);
-  }
-
-  async readJournal(query: {
-    fromSeq: number;
-    limit: number;
-    tableId?: string;
-  }): Promise<JournalEntry[]> {
-    const limit = pageLimit(query.limit, PAGE_ROWS_MAX);
-    const rows =
-      query.tableId === undefined
-        ? await this.all<JournalRow>(
-            `SELECT ${JOURNAL_COLUMNS} FROM journal WHERE seq >= ? ORDER BY seq LIMIT ?`,
-            query.fromSeq,
-            limit,
-          )
-        : await this.all<JournalRow>(
-            `SELECT ${JOURNAL_COLUMNS} FROM journal WHERE table_id = ? AND seq >= ? ORDER BY seq LIMIT ?`,
-            query.tableId,
-            query.fromSeq,
-            limit,
-          );
-    return rows.map(toJournalEntry);
-  }
-
-  async journalHead(): Promise<{ lastSeq: number; lastHash: string }> {
-    const head = await this.one<{ lastSeq: number; lastHash: string }>(
-      `SELECT last_seq AS "lastSeq", last_hash AS "lastHash" FROM journal_head WHERE chain = 'global'`,
-    );
-    return head!;
-  }
-
-  async readIndexedJournal(query: IndexedJournalQuery): Promise<JournalEntry[]> {
-    const order = query.newestFirst === true ? 'DESC' : 'ASC';
-    const rows = await this.all<JournalRow>(
-      `SELECT ${JOURNAL_COLUMNS} FROM journal INDEXED BY journal_by_table_type
-        WHERE table_id IS ? AND ${indexedTypesSql(query.types)} AND seq > ? AND seq < ?
-        ORDER BY seq ${order} LIMIT ?`,
-      query.tableId,
-      query.afterSeq ?? 0,
-      query.beforeSeq ?? Number.MAX_SAFE_INTEGER,
-      pageLimit(query.limit, PAGE_ROWS_MAX),
-    );
-    return rows.map(toJournalEntry);
-  }
-
-  async readSettlements(query: {
-    tableId: string;
-    fromAtMs: number;
-    untilAtMs: number;
-    limit: number;
-  }): Promise<JournalEntry[]> {
-    const rows = await this.all<JournalRow>(
-      `SELECT ${JOURNAL_COLUMNS} FROM journal INDEXED BY journal_settled_by_time
-        WHERE table_id = ? AND type = 'round-settled' AND at_ms >= ? AND at_ms < ?
-        ORDER BY seq LIMIT ?`,
-      query.tableId,
-      query.fromAtMs,
-      query.untilAtMs,
-      pageLimit(query.limit, PAGE_ROWS_MAX),
-    );
-    return rows.map(toJournalEntry);
-  }
-
-  accountMovesSince(
-    accountIds: readonly string[],
-    references: readonly string[],
-  ): Promise<AccountMove[]> {
-    if (accountIds.length === 0 || references.length === 0) return Promise.resolve([]);
-    return this.all<AccountMove>(
-      `WITH refs AS (SELECT value AS reference FROM json_each(?)),
-        ids AS (SELECT value AS id FROM json_each(?)),
-        start AS (SELECT min(seq) AS seq FROM transfers WHERE reference IN (SELECT reference FROM refs)),
-        moves AS (
-          SELECT t.seq, t.reference, t.credit_account_id AS account_id, t.amount_minor AS delta
-            FROM transfers t WHERE t.seq >= (SELECT seq FROM start) AND t.credit_account_id IN (SELECT id FROM ids)
-          UNION ALL
-          SELECT t.seq, t.reference, t.debit_account_id, -t.amount_minor
-            FROM transfers t WHERE t.seq >= (SELECT seq FROM start) AND t.debit_account_id IN (SELECT id FROM ids)),
-        balanced AS (
-          SELECT m.seq, m.account_id, m.reference, m.delta, a.balance_minor - coalesce(sum(m.delta) OVER (
-              PARTITION BY m.account_id ORDER BY m.seq DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS after
-            FROM moves m JOIN accounts a ON a.id = m.account_id)
-      SELECT seq, account_id AS "accountId", reference, delta AS "deltaMinor", after AS "balanceAfterMinor"
-        FROM balanced WHERE reference IN (SELECT reference FROM refs) ORDER BY seq`,
-      JSON.stringify(references),
-      JSON.stringify(accountIds),
-    );
-  }
-
-  async getReadModel(name: string): Promise<ReadModel | undefined> {
-    const row = await this.one<{ seq: number; valueJson: string }>(
-      'SELECT seq, value_json AS "valueJson" FROM read_models WHERE name = ?',
-      name,
-    );
-    return row === undefined
-      ? undefined
-      : { seq: row.seq, value: JSON.parse(row.valueJson) as unknown };
-  }
-
-  async putReadModel(name: string, model: ReadModel): Promise<void> {
-    const json = JSON.stringify(model.value);
-    const nowMs = this.clock();
-    await this.write((db) =>
-      db
-        .prepare(
-          `INSERT INTO read_models (name, seq, value_json, updated_at_ms) VALUES (?, ?, ?, ?)
-            ON CONFLICT (name) DO UPDATE SET seq = excluded.seq, value_json = excluded.value_json,
-              updated_at_ms = excluded.updated_at_ms WHERE excluded.seq > read_models.seq`,
-        )
-        .run(name, model.seq, json, nowMs),
-    );
-  }
-
-  async sweepCommands(beforeMs: number, limit: number): Promise<number> {
-    assertInstant(beforeMs, 'beforeMs');
-    const rows = pageLimit(limit, PAGE_ROWS_MAX);
-    return this.write(
-      (db) =>
-        db
-          .prepare(
-            `DELETE FROM commands WHERE rowid IN
-              (SELECT rowid FROM commands WHERE created_at_ms < ? ORDER BY created_at_ms LIMIT ?)`,
-          )
-          .run(beforeMs, rows).changes,
-    );
-  }
-
-  async getUser(id: string): Promise<User | undefined> {
-    const row = await this.one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, id);
-    return row === undefined ? undefined : toUser(row);
-  }
-
-  async findUserByUsername(username: string): Promise<UserWithSecret | undefined> {
-    const row = await this.one<UserRow>(
-      `SELECT ${USER_SECRET_COLUMNS} FROM users WHERE username_key = ?`,
-      usernameKey(username),
-    );
-    return row === undefined ? undefined : toUserWithSecret(row);
-  }
-
-  async listUsers(query: { role?: Role; afterId?: string; limit?: number } = {}): Promise<User[]> {
-    const limit = pageLimit(query.limit, PAGE_ROWS_MAX);
-    const rows =
-      query.role === undefined
-        ? await this.all<UserRow>(
-            `SELECT ${USER_COLUMNS} FROM users WHERE id > ? ORDER BY id LIMIT ?`,
-            query.afterId ?? '',
-            limit,
-          )
-        : await this.all<UserRow>(
-            `SELECT ${USER_COLUMNS} FROM users WHERE role = ? AND id > ? ORDER BY id LIMIT ?`,
-            query.role,
-            query.afterId ?? '',
-            limit,
-          );
-    return rows.map(toUser);
-  }
-
-  async countUsers(role?: Role): Promise<number> {
-    const row =
-      role === undefined
-        ? await this.one<{ n: number }>('SELECT count(*) AS n FROM users')
-        : await this.one<{ n: number }>('SELECT count(*) AS n FROM users WHERE role = ?', role);
-    return row!.n;
-  }
-
   /** One autocommit statement on the writer, queued behind this process's transactions. */
   private write<R>(fn: (db: Database.Database) => R): Promise<R> {
     return this.writes.run(WRITER, () => {
       if (this.closed) throw new Error('store is closed');
       return Promise.resolve(fn(this.writer));
     });
-  }
-
-  // async, so that a malformed argument rejects rather than throws.
-  async createSession(input: SessionInput): Promise<CreateSessionResult> {
-    assertSessionInput(input);
-    return this.write((db): CreateSessionResult => {
-      // Sessions expired by now go with this login's commit (see Store.createSession).
-      db.prepare('DELETE FROM sessions WHERE expires_at_ms <= ?').run(input.createdAtMs);
-      // The SELECT makes the insert itself check the user; its WHERE keeps SQLite
-      // from reading ON CONFLICT as a join constraint.
-      const { changes } = db
-        .prepare(
-          `INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms)
-          SELECT ?, id, ?, ? FROM users WHERE id = ? AND disabled = 0 ON CONFLICT DO NOTHING`,
-        )
-        .run(input.tokenHash, input.createdAtMs, input.expiresAtMs, input.userId);
-      if (changes === 1) return { status: 'created', session: newSession(input) };
-      const user = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`).get(input.userId);
-      return sessionRefusal(user === undefined ? undefined : toUser(user as UserRow));
-    });
-  }
-
-  async findSession(
-    tokenHash: string,
-    nowMs: number,
-  ): Promise<{ session: Session; user: User } | undefined> {
-    assertTokenHash(tokenHash);
-    assertInstant(nowMs, 'nowMs');
-    const row = await this.one<SessionUserRow>(
-      `SELECT ${SESSION_USER_COLUMNS} FROM sessions AS s JOIN users AS u ON u.id = s.user_id
-      WHERE s.token_hash = ? AND s.expires_at_ms > ? AND u.disabled = 0`,
-      tokenHash,
-      nowMs,
-    );
-    return row === undefined ? undefined : toSessionAndUser(row);
-  }
-
-  async touchSession(tokenHash: string, nowMs: number, expiresAtMs?: number): Promise<boolean> {
-    assertTokenHash(tokenHash);
-    assertTouch(nowMs, expiresAtMs);
-    return this.write(
-      (db) =>
-        db
-          .prepare(
-            `UPDATE sessions SET last_seen_at_ms = ?, expires_at_ms = coalesce(?, expires_at_ms)
-            WHERE token_hash = ? AND expires_at_ms > ?`,
-          )
-          .run(nowMs, expiresAtMs ?? null, tokenHash, nowMs).changes === 1,
-    );
-  }
-
-  async deleteSession(tokenHash: string): Promise<boolean> {
-    assertTokenHash(tokenHash);
-    return this.write(
-      (db) => db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash).changes === 1,
-    );
-  }
-
-  async listUserSessions(userId: string, nowMs: number): Promise<Session[]> {
-    assertInstant(nowMs, 'nowMs');
-    return this.all<Session>(
-      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = ? AND expires_at_ms > ?
-      ORDER BY created_at_ms DESC, token_hash`,
-      userId,
-      nowMs,
-    );
-  }
-
-  async deleteUserSessions(userId: string): Promise<number> {
-    return this.write(
-      (db) => db.prepare('DELETE FROM sessions WHERE user_id = ?').run(userId).changes,
-    );
-  }
-
-  async deleteExpiredSessions(nowMs: number): Promise<number> {
-    assertInstant(nowMs, 'nowMs');
-    return this.write(
-      (db) => db.prepare('DELETE FROM sessions WHERE expires_at_ms <= ?').run(nowMs).changes,
-    );
-  }
-
-  schemaVersions(): Promise<number[]> {
-    return Promise.resolve(
-      this.reader
-        .prepare('SELECT version FROM schema_migrations ORDER BY version')
-        .pluck()
-        .all() as number[],
-    );
   }
 
   async close(): Promise<void> {

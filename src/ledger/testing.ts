@@ -19,10 +19,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe } from 'vitest';
-import { migratePg } from './pg-migrate.js';
+import { migrate } from './migration.js';
+import { pgMigrationDriver } from './pg-driver.js';
 import { PG_MIGRATIONS } from './pg-schema.js';
 import { openPgStore } from './pg-store.js';
-import { migrateSqlite } from './sqlite-migrate.js';
+import { sqliteMigrationDriver } from './sqlite-driver.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { openSqliteStore } from './sqlite-store.js';
 import type { Engine, Store } from './store.js';
@@ -92,11 +93,10 @@ function sqliteHarness(): StoreHarness {
       return store;
     },
     async migrateTo(db, version, currency = 'MOP') {
-      await Promise.resolve();
       const conn = new Database(file(db));
       try {
         const upTo = SQLITE_MIGRATIONS.filter((m) => m.version <= version);
-        migrateSqlite(conn, currency, Date.now(), upTo);
+        await migrate(sqliteMigrationDriver(conn, upTo), currency, Date.now());
       } finally {
         conn.close();
       }
@@ -145,7 +145,7 @@ function pgHarness(adminUrl: string): StoreHarness {
         try {
           const upTo = PG_MIGRATIONS.filter((m) => m.version <= version);
           await client.query(`SET search_path = ${schema(db)}`);
-          await migratePg(client, schema(db), currency, Date.now(), upTo);
+          await migrate(pgMigrationDriver(client, schema(db), upTo), currency, Date.now());
         } finally {
           client.release();
         }
