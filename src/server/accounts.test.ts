@@ -13,7 +13,7 @@ import { openSqliteStore } from '../ledger/index.js';
 import { defaultTableSettings } from '../service/table-settings.js';
 import { type App, buildApp } from './app.js';
 import { WS_CLOSE_SESSION_ENDED } from './session-sockets.js';
-import { passwordWeakness } from './passwords.js';
+import { passwordWeakness } from '../service/passwords.js';
 import { seedRoles, sessionToken, TEST_PASSWORD } from './testing.js';
 
 async function setup(): Promise<{ app: App; supervisor: string }> {

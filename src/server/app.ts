@@ -15,7 +15,7 @@ import { Floor } from '../service/floor.js';
 import { type BatchTiming, type PublishedEvent, TableService } from '../service/table-service.js';
 import type { RandomSource } from '../dice/index.js';
 import type { RollKeyring } from '../dice/roll-key.js';
-import { SESSION_IDLE_MS } from './auth.js';
+import { SESSION_IDLE_MS } from '../service/sessions.js';
 import { type AppContext, DEFAULT_LIMITS, type ServerLimits } from './context.js';
 import {
   clientErrorHandler,

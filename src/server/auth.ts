@@ -1,35 +1,16 @@
 /**
  * Who is asking: a session token from the `Authorization: Bearer` header or the
  * `cussec_session` cookie (the browser's, which WebSocket upgrades carry too;
- * read by @fastify/cookie). The store knows sessions by the SHA-256 of the
- * token only.
- *
- * A session ends at the first of: logout, its absolute lifetime
- * (SESSION_TTL_MS from login), or `idleMs` without a request (the expiry
- * slides forward as the user acts, up to the lifetime).
+ * read by @fastify/cookie). The sessions themselves are the service's
+ * (src/service/sessions.ts).
  */
-import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Role, Session, Store, User } from '../ledger/index.js';
+import type { Role, Store, User } from '../ledger/index.js';
 import type {} from '@fastify/cookie';
+import { type Authenticated, tokenHash, touch } from '../service/sessions.js';
 import { HttpError } from './http-error.js';
 
 export const SESSION_COOKIE = 'cussec_session';
-export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-/** A session unused this long ends (`cussec serve --session-idle-minutes`). */
-export const SESSION_IDLE_MS = 30 * 60 * 1000;
-
-export const tokenHash = (token: string): string =>
-  createHash('sha256').update(token).digest('hex');
-
-export function newToken(): string {
-  return randomBytes(32).toString('base64url');
-}
-
-/** The expiry of a session used at `nowMs`: idle time ahead, never past its lifetime. */
-export function slidingExpiryMs(createdAtMs: number, nowMs: number, idleMs: number): number {
-  return Math.min(createdAtMs + SESSION_TTL_MS, nowMs + idleMs);
-}
 
 /** The session token of a request, if it carries one. */
 export function requestToken(request: FastifyRequest): string | undefined {
@@ -82,11 +63,6 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
   });
 }
 
-export interface Authenticated {
-  readonly user: User;
-  readonly session: Session;
-}
-
 /** Who each authenticated request came from, for its log line. */
 const requestUsers = new WeakMap<FastifyRequest, string>();
 
@@ -105,22 +81,6 @@ export async function authenticate(
   if (token === undefined) return undefined;
   const found = await touch(store, tokenHash(token), nowMs, idleMs);
   if (found !== undefined) requestUsers.set(request, found.user.id);
-  return found;
-}
-
-/** The live session of this token hash, its idle expiry moved forward; undefined when it is over. */
-export async function touch(
-  store: Store,
-  hash: string,
-  nowMs: number,
-  idleMs: number,
-): Promise<Authenticated | undefined> {
-  const found = await store.findSession(hash, nowMs);
-  if (found === undefined) return undefined;
-  const expiresAtMs = slidingExpiryMs(found.session.createdAtMs, nowMs, idleMs);
-  // Slide only when it gains more than a twentieth of the idle time: one write per few minutes.
-  if (expiresAtMs - found.session.expiresAtMs > idleMs / 20)
-    await store.touchSession(hash, nowMs, expiresAtMs);
   return found;
 }
 

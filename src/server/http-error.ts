@@ -8,6 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { StoreUnavailableError } from '../ledger/index.js';
+import { ServiceRefusal } from '../service/refusal.js';
 import type { ServiceRejection } from '../service/table-service.js';
 
 export class HttpError extends Error {
@@ -54,14 +55,18 @@ export function statusOf(code: string): number {
     case 'unknown_table':
     case 'unknown_bet':
     case 'unknown_player':
+    case 'unknown_user':
+    case 'unknown_session':
       return 404;
     case 'malformed_command':
     case 'unknown_command':
     case 'invalid_request':
     case 'invalid_table_settings':
+    case 'weak_password':
       // Settings that do not fit together can never be taken, whatever the table's state.
       return 400;
     case 'not_bet_owner':
+    case 'wrong_password':
       return 403;
     case 'table_busy':
     case 'rate_limited':
@@ -94,6 +99,10 @@ export function errorHandler(
     void reply
       .status(error.statusCode)
       .send(errorBody(error.code, error.message, error.article, error.issues));
+    return;
+  }
+  if (error instanceof ServiceRefusal) {
+    void reply.status(statusOf(error.code)).send(errorBody(error.code, error.message));
     return;
   }
   if (error instanceof StoreUnavailableError) {

@@ -13,7 +13,7 @@ import { ROLES, type Role, type Store, type User } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
 import { simulatedTableSettings } from '../service/table-settings.js';
 import { type App, buildApp } from './app.js';
-import { tokenHash } from './auth.js';
+import { tokenHash } from '../service/sessions.js';
 import { forgedToken, seedRoles, sessionToken, TEST_PASSWORD } from './testing.js';
 
 type Access = 'public' | 'any' | readonly Role[];

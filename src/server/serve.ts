@@ -11,11 +11,12 @@ import type { Currency, PgTimeouts, Role, Store } from '../ledger/index.js';
 import { deposit } from '../service/cage.js';
 import { startCommandSweeper } from '../service/command-sweeper.js';
 import { isPostgresUrl, openStore } from '../service/open-store.js';
+import { TableService } from '../service/table-service.js';
 import { defaultTableSettings, markedAuthorization } from '../service/table-settings.js';
 import { macauDate } from '../compliance/index.js';
 import { type App, buildApp } from './app.js';
-import { createUser } from './accounts.js';
-import { generatePassword, passwordWeakness } from './passwords.js';
+import { createUser } from '../service/accounts.js';
+import { generatePassword, passwordWeakness } from '../service/passwords.js';
 import { ROLL_KEY_ENV, rollKeys } from '../service/roll-key-source.js';
 
 export interface ServeOptions {
@@ -91,16 +92,14 @@ export async function serve(options: ServeOptions): Promise<App> {
   // Nodes started together take turns: the first makes the table and the users, the others find them.
   const firstPassword = await store.cluster.exclusive('first-start', async () => {
     if ((await store.listTables()).length === 0) {
-      const app = await buildApp({ store, logger: false, rollKeys: roll.keys });
       // Art. 8: the first table's options wait for a recorded authorization, unless this is a demo.
       const authorization = options.demo
         ? markedAuthorization('demonstration', macauDate(Date.now()), 'cussec serve --demo')
         : null;
-      await app.ctx.service.createTable({
+      await new TableService({ store, rollKeys: roll.keys }).createTable({
         ...defaultTableSettings(options.tableId),
         authorization,
       });
-      await app.shutdown();
     }
     const password = await firstSupervisor(store, options.supervisor);
     if (options.demo) await demoUsers(store);

@@ -16,7 +16,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { Store } from '../ledger/index.js';
-import { touch } from './auth.js';
+import { sessionLive, touch } from '../service/sessions.js';
 
 /** Close code for a socket whose session ended: log in again. */
 export const WS_CLOSE_SESSION_ENDED = 4401;
@@ -89,7 +89,7 @@ export class SessionSockets {
   async sweep(): Promise<void> {
     const now = this.clock();
     for (const hash of [...this.byToken.keys()]) {
-      if ((await this.store.findSession(hash, now)) === undefined) this.endSession(hash);
+      if (!(await sessionLive(this.store, hash, now))) this.endSession(hash);
     }
   }
 

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { ROLES, type Role, type Store, type User } from '../ledger/index.js';
 import { deposit, openWallet } from '../service/cage.js';
-import { newToken, SESSION_TTL_MS, tokenHash } from './auth.js';
-import { hashPassword } from './passwords.js';
+import { newToken, SESSION_TTL_MS, tokenHash } from '../service/sessions.js';
+import { hashPassword } from '../service/passwords.js';
 
 export const TEST_PASSWORD = 'correct horse battery';
 

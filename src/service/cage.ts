@@ -33,6 +33,65 @@ export async function openWallet(store: Store, playerId: string): Promise<void> 
   });
 }
 
+export async function hasWallet(store: Store, playerId: string): Promise<boolean> {
+  return (await store.getAccount(walletAccount(playerId).id)) !== undefined;
+}
+
+/** Whether the deposit made with this idempotency key went through. */
+export async function depositMade(store: Store, idempotencyKey: string): Promise<boolean> {
+  return (await store.getTransfer(depositTransferId(idempotencyKey))) !== undefined;
+}
+
+const depositTransferId = (idempotencyKey: string): string => `deposit:${idempotencyKey}`;
+
+/** A player's wallet balance; 0 before the wallet exists. */
+export async function walletBalanceMinor(store: Store, playerId: string): Promise<number> {
+  return (await store.getAccount(walletAccount(playerId).id))?.balanceMinor ?? 0;
+}
+
+/** A player as the cashier sees them. */
+export interface PlayerBalance {
+  readonly id: string;
+  readonly username: string;
+  readonly displayName: string;
+  readonly balanceMinor: number;
+}
+
+/** Players in one list, at most. */
+const PLAYERS_LISTED_MAX = 1_000;
+
+/** The players with their wallet balances, in id order. */
+export async function playerBalances(store: Store): Promise<PlayerBalance[]> {
+  const players = await store.listUsers({ role: 'player', limit: PLAYERS_LISTED_MAX });
+  return Promise.all(
+    players.map(async (p) => ({
+      id: p.id,
+      username: p.username,
+      displayName: p.displayName,
+      balanceMinor: await walletBalanceMinor(store, p.id),
+    })),
+  );
+}
+
+/**
+ * A cashier's deposit or withdrawal: for a player's wallet only (a user of
+ * another role, or nobody, is `unknown_player`).
+ */
+export async function cashierMove(
+  store: Store,
+  kind: 'deposit' | 'withdrawal',
+  request: CageRequest,
+): Promise<CageOutcome> {
+  const player = await store.getUser(request.playerId);
+  if (player?.role !== 'player') {
+    return {
+      ok: false,
+      rejection: { code: 'unknown_player', message: `there is no player "${request.playerId}"` },
+    };
+  }
+  return move(store, request, kind);
+}
+
 export function deposit(store: Store, request: CageRequest): Promise<CageOutcome> {
   return move(store, request, 'deposit');
 }
@@ -61,7 +120,10 @@ async function move(
         },
       };
     }
-    const transferId = `${kind}:${request.idempotencyKey}`;
+    const transferId =
+      kind === 'deposit'
+        ? depositTransferId(request.idempotencyKey)
+        : `withdrawal:${request.idempotencyKey}`;
     const [debit, credit] =
       kind === 'deposit' ? [CAGE_ACCOUNT_ID, wallet] : [wallet, CAGE_ACCOUNT_ID];
     const posted = await tx.postTransfers([

@@ -9,7 +9,7 @@ import { rollKeys } from '../../service/roll-key-source.js';
 import { TableService } from '../../service/table-service.js';
 import type { RoundEvent } from '../../table/index.js';
 import { runCli } from '../testing.js';
-import type { PlayReport } from './play-table.js';
+import type { PlayReport } from '../../service/simulated-table.js';
 
 let dir = '';
 let n = 0;

@@ -1,6 +1,6 @@
 /**
  * `cussec play --db PATH|URL --rounds R --players P [--seed S]`: a headless
- * table with seeded simulated players (see play-table.ts). Run again on the
+ * table with seeded simulated players (see src/service/simulated-table.ts). Run again on the
  * same database it continues where the last run stopped, mid-round included.
  */
 import { resolve } from 'node:path';
@@ -14,7 +14,7 @@ import { InputError } from '../errors.js';
 import { grouped, percent } from '../format.js';
 import type { Io } from '../io.js';
 import { progressBar } from '../progress.js';
-import { type PlayReport, playTable } from './play-table.js';
+import { type PlayReport, playTable } from '../../service/simulated-table.js';
 
 export const PLAY_ROUNDS_MAX = 1_000_000;
 export const PLAY_PLAYERS_MAX = 1_000;

@@ -2,7 +2,7 @@
  * `cussec users list|disable|enable|reset-password --db PATH|URL`: staff
  * accounts from the command line, for when nobody can sign in (the last
  * supervisor locked out) or a script manages accounts. The same functions as
- * the API (src/server/accounts.ts): journaled, a disabled user's sessions end,
+ * the API (src/service/accounts.ts): journaled, a disabled user's sessions end,
  * a reset password must be changed at the next sign-in. A running server sees
  * the change at its next request; its open sockets close at their next check.
  */
@@ -10,8 +10,8 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Store, User } from '../../ledger/index.js';
 import { isPostgresUrl, openExistingStore } from '../../service/open-store.js';
-import { resetPassword, setDisabled } from '../../server/accounts.js';
-import { HttpError } from '../../server/http-error.js';
+import { resetPassword, setDisabled } from '../../service/accounts.js';
+import { ServiceRefusal } from '../../service/refusal.js';
 import { InputError } from '../errors.js';
 import type { Io } from '../io.js';
 
@@ -85,8 +85,8 @@ async function withStore(db: string, work: (store: Store) => Promise<void>): Pro
   try {
     await work(store);
   } catch (error) {
-    // The API's refusals (a weak password, an unknown user) are the user's input here.
-    if (error instanceof HttpError) throw new InputError(`${error.message} (${error.code})`);
+    // The service's refusals (a weak password, an unknown user) are the user's input here.
+    if (error instanceof ServiceRefusal) throw new InputError(`${error.message} (${error.code})`);
     throw error;
   } finally {
     await store.close();

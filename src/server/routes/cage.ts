@@ -1,10 +1,9 @@
 /** The cashier's routes: players' balances, deposits and withdrawals. */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { walletAccount } from '../../ledger/index.js';
-import { type CageOutcome, deposit, withdraw } from '../../service/cage.js';
+import { cashierMove, playerBalances } from '../../service/cage.js';
 import type { AppContext } from '../context.js';
-import { fromRejection, HttpError } from '../http-error.js';
+import { fromRejection } from '../http-error.js';
 import { registerRoute } from '../route.js';
 import { cageBody, playerParams } from '../schemas.js';
 
@@ -15,22 +14,12 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Players with their wallet balances',
     tag: 'cage',
     roles: ['cashier', 'supervisor'],
-    handler: async () => {
-      const players = await ctx.store.listUsers({ role: 'player', limit: 1_000 });
-      return Promise.all(
-        players.map(async (p) => ({
-          id: p.id,
-          username: p.username,
-          displayName: p.displayName,
-          balanceMinor: (await ctx.store.getAccount(walletAccount(p.id).id))?.balanceMinor ?? 0,
-        })),
-      );
-    },
+    handler: () => playerBalances(ctx.store),
   });
 
-  for (const [path, move, summary] of [
-    ['deposits', deposit, "Move money from the cage into a player's wallet"],
-    ['withdrawals', withdraw, 'Pay a player out of their wallet at the cage'],
+  for (const [path, kind, summary] of [
+    ['deposits', 'deposit', "Move money from the cage into a player's wallet"],
+    ['withdrawals', 'withdrawal', 'Pay a player out of their wallet at the cage'],
   ] as const) {
     registerRoute(app, ctx, {
       method: 'POST',
@@ -41,18 +30,15 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
       params: playerParams,
       body: cageBody,
       handler: async ({ params, body, user, idempotencyKey }) => {
-        const player = await ctx.store.getUser(params.playerId);
-        if (player?.role !== 'player')
-          throw new HttpError(404, 'unknown_player', `there is no player "${params.playerId}"`);
-        const outcome: CageOutcome = await move(ctx.store, {
-          playerId: player.id,
+        const outcome = await cashierMove(ctx.store, kind, {
+          playerId: params.playerId,
           amountMinor: body.amountMinor,
           cashierId: user.id,
           idempotencyKey: idempotencyKey ?? randomUUID(),
         });
         if (!outcome.ok) throw fromRejection(outcome.rejection);
         ctx.metrics.count('cussec_cage_movements_total', { kind: path });
-        ctx.hub.sendToUser(player.id, { type: 'wallet', balanceMinor: outcome.balanceMinor });
+        ctx.hub.sendToUser(params.playerId, { type: 'wallet', balanceMinor: outcome.balanceMinor });
         return { balanceMinor: outcome.balanceMinor, transferId: outcome.transferId };
       },
     });

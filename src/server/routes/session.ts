@@ -1,17 +1,16 @@
 /** Logging in and out, and who am I. */
-import { type User, usernameKey, walletAccount } from '../../ledger/index.js';
+import { type User, usernameKey } from '../../ledger/index.js';
+import { walletBalanceMinor } from '../../service/cage.js';
 import {
-  clearSessionCookie,
-  newToken,
-  requestToken,
+  checkCredentials,
+  endSession,
   SESSION_TTL_MS,
-  setSessionCookie,
-  slidingExpiryMs,
+  startSession,
   tokenHash,
-} from '../auth.js';
+} from '../../service/sessions.js';
+import { clearSessionCookie, requestToken, setSessionCookie } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
-import { verifyAgainstDummy, verifyPassword } from '../passwords.js';
 import { registerRoute } from '../route.js';
 import { loginBody } from '../schemas.js';
 import type { FastifyInstance } from 'fastify';
@@ -38,28 +37,17 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
           `too many failed logins: try again in ${seconds} s`,
         );
       }
-      const user = await ctx.store.findUserByUsername(body.username);
-      // The same answer, in the same time (one scrypt either way), for an unknown
-      // user and a wrong password: no probing for usernames.
-      const valid =
-        user !== undefined && !user.disabled
-          ? await verifyPassword(body.password, user.passwordHash)
-          : await verifyAgainstDummy(body.password);
-      if (!valid || user === undefined) {
+      const user = await checkCredentials(ctx.store, body.username, body.password);
+      const token =
+        user === undefined
+          ? undefined
+          : await startSession(ctx.store, user.id, ctx.clock(), ctx.sessionIdleMs);
+      if (user === undefined || token === undefined) {
         ctx.loginThrottle.failed(key, request.ip, ctx.clock());
         ctx.metrics.count('cussec_logins_total', { result: 'refused' });
         throw new HttpError(401, 'invalid_credentials', 'the username or the password is wrong');
       }
       ctx.loginThrottle.succeeded(key, request.ip);
-      const token = newToken();
-      const now = ctx.clock();
-      const expiresAtMs = slidingExpiryMs(now, now, ctx.sessionIdleMs);
-      await ctx.store.createSession({
-        tokenHash: tokenHash(token),
-        userId: user.id,
-        createdAtMs: now,
-        expiresAtMs,
-      });
       ctx.metrics.count('cussec_logins_total', { result: 'ok' });
       // The cookie lives as long as a session may; the server ends it sooner when idle.
       setSessionCookie(request, reply, token, SESSION_TTL_MS);
@@ -77,7 +65,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
     successStatus: 204,
     handler: async ({ request, reply }) => {
       const hash = tokenHash(requestToken(request)!);
-      await ctx.store.deleteSession(hash);
+      await endSession(ctx.store, hash);
       // Its sockets end with it: a bet cannot follow a logout.
       ctx.sessions.endSession(hash);
       clearSessionCookie(request, reply);
@@ -93,13 +81,14 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: 'any',
     allowedBeforePasswordChange: true,
     handler: async ({ user }) => {
-      const account =
-        user.role === 'player' ? await ctx.store.getAccount(walletAccount(user.id).id) : undefined;
       return {
         user,
         wallet:
           user.role === 'player'
-            ? { balanceMinor: account?.balanceMinor ?? 0, currency: ctx.store.currency }
+            ? {
+                balanceMinor: await walletBalanceMinor(ctx.store, user.id),
+                currency: ctx.store.currency,
+              }
             : null,
       };
     },

@@ -8,8 +8,10 @@ import {
   resetPassword,
   revokeSession,
   setDisabled,
-} from '../accounts.js';
-import { newToken, SESSION_TTL_MS, setSessionCookie, slidingExpiryMs, tokenHash } from '../auth.js';
+} from '../../service/accounts.js';
+import { listUsers } from '../../service/accounts.js';
+import { SESSION_TTL_MS, startSession } from '../../service/sessions.js';
+import { setSessionCookie } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
@@ -27,7 +29,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Every user',
     tag: 'users',
     roles: ['supervisor'],
-    handler: () => ctx.store.listUsers({ limit: 1_000 }),
+    handler: () => listUsers(ctx.store),
   });
 
   registerRoute(app, ctx, {
@@ -113,15 +115,8 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
         next: body.newPassword,
       });
       ctx.sessions.endUserSessions(user.id);
-      const token = newToken();
-      const now = ctx.clock();
-      const created = await ctx.store.createSession({
-        tokenHash: tokenHash(token),
-        userId: user.id,
-        createdAtMs: now,
-        expiresAtMs: slidingExpiryMs(now, now, ctx.sessionIdleMs),
-      });
-      if (created.status !== 'created')
+      const token = await startSession(ctx.store, user.id, ctx.clock(), ctx.sessionIdleMs);
+      if (token === undefined)
         throw new HttpError(401, 'unauthenticated', 'sign in again with the new password');
       // The cookie lives as long as a session may; the server ends it sooner when idle.
       setSessionCookie(request, reply, token, SESSION_TTL_MS);

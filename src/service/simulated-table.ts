@@ -14,15 +14,15 @@
  * The dice come from the seed too (sealed as usual on an electronic table), so
  * a run is reproducible; a live table draws its roll from the CSPRNG instead.
  */
-import type { RollKeyring } from '../../dice/roll-key.js';
-import { createPrng, cryptoRandomSource, type Prng, type RandomSource } from '../../dice/index.js';
-import { type Store, walletAccount } from '../../ledger/index.js';
-import { type SpotKind, spotById } from '../../rules/index.js';
-import { deposit, openWallet } from '../../service/cage.js';
-import { simulatedTableSettings, type TableSettings } from '../../service/table-settings.js';
-import { macauDate } from '../../compliance/index.js';
-import { type CommandOutcome, TableService } from '../../service/table-service.js';
-import type { Command, RoundState, Settlement } from '../../table/index.js';
+import type { RollKeyring } from '../dice/roll-key.js';
+import { createPrng, cryptoRandomSource, type Prng, type RandomSource } from '../dice/index.js';
+import type { Store } from '../ledger/index.js';
+import { type SpotKind, spotById } from '../rules/index.js';
+import { deposit, depositMade, hasWallet, openWallet, walletBalanceMinor } from './cage.js';
+import { simulatedTableSettings, type TableSettings } from './table-settings.js';
+import { macauDate } from '../compliance/index.js';
+import { type CommandOutcome, TableService } from './table-service.js';
+import type { Command, RoundState, Settlement } from '../table/index.js';
 
 export interface PlayOptions {
   readonly store: Store;
@@ -182,15 +182,15 @@ class SimulatedTable {
   /** Opens every wallet and makes its first deposit, once per seed and player. */
   async fund(): Promise<void> {
     for (const playerId of this.players) {
-      if ((await this.options.store.getAccount(walletAccount(playerId).id)) === undefined)
+      if (!(await hasWallet(this.options.store, playerId)))
         await openWallet(this.options.store, playerId);
       await this.deposit(playerId, `play:${this.options.seed}:${playerId}:initial`);
     }
   }
 
-  /** A deposit, unless this key's was made already (cage.ts names its transfer `deposit:<key>`). */
+  /** A deposit, unless this key's was made already. */
   private async deposit(playerId: string, key: string): Promise<void> {
-    if ((await this.options.store.getTransfer(`deposit:${key}`)) !== undefined) return;
+    if (await depositMade(this.options.store, key)) return;
     const amountMinor = FUNDING_UNITS * this.settings.stakeMinorMin;
     const outcome = await deposit(this.options.store, {
       playerId,
@@ -207,8 +207,8 @@ class SimulatedTable {
   private async topUp(roundNo: number): Promise<void> {
     const low = LOW_UNITS * this.settings.stakeMinorMin;
     for (const playerId of this.players) {
-      const wallet = await this.options.store.getAccount(walletAccount(playerId).id);
-      if (wallet !== undefined && wallet.balanceMinor < low) {
+      // fund() opened every wallet.
+      if ((await walletBalanceMinor(this.options.store, playerId)) < low) {
         const key = `play:${this.options.seed}:${playerId}:top-up:${this.options.tableId}:${roundNo}`;
         await this.deposit(playerId, key);
       }

@@ -12,9 +12,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Role, Session, Store, User } from '../ledger/index.js';
-import { openWallet } from '../service/cage.js';
-import { HttpError } from './http-error.js';
+import { openWallet } from './cage.js';
 import { hashPassword, passwordWeakness, verifyPassword } from './passwords.js';
+import { ServiceRefusal } from './refusal.js';
 
 export interface NewUser {
   readonly username: string;
@@ -25,12 +25,15 @@ export interface NewUser {
   readonly mustChangePassword?: boolean;
 }
 
+/** Users in one list, at most. */
+const USERS_LISTED_MAX = 1_000;
+
 /** Who acts: a user id, or a name for the command line ("cussec serve", "cli"). */
 export type Actor = string;
 
 function checkStrength(password: string, username: string): void {
   const weakness = passwordWeakness(password, username);
-  if (weakness !== undefined) throw new HttpError(400, 'weak_password', weakness);
+  if (weakness !== undefined) throw new ServiceRefusal('weak_password', weakness);
 }
 
 /** Creates a user (journaled) and, for a player, the wallet. */
@@ -59,15 +62,20 @@ export async function createUser(store: Store, input: NewUser, createdBy: Actor)
     return result;
   });
   if (created.status === 'failed') {
-    throw new HttpError(409, created.code, `the username "${input.username}" is taken`);
+    throw new ServiceRefusal(created.code, `the username "${input.username}" is taken`);
   }
   if (input.role === 'player') await openWallet(store, id);
   return created.user;
 }
 
+/** Every user, in id order (the supervisor's list). */
+export function listUsers(store: Store): Promise<User[]> {
+  return store.listUsers({ limit: USERS_LISTED_MAX });
+}
+
 export async function userById(store: Store, userId: string): Promise<User> {
   const user = await store.getUser(userId);
-  if (user === undefined) throw new HttpError(404, 'unknown_user', `there is no user "${userId}"`);
+  if (user === undefined) throw new ServiceRefusal('unknown_user', `there is no user "${userId}"`);
   return user;
 }
 
@@ -112,9 +120,9 @@ export async function changeOwnPassword(
 ): Promise<void> {
   const found = await store.findUserByUsername(user.username);
   if (found === undefined || !(await verifyPassword(passwords.current, found.passwordHash)))
-    throw new HttpError(403, 'wrong_password', 'the current password is wrong');
+    throw new ServiceRefusal('wrong_password', 'the current password is wrong');
   if (passwords.current === passwords.next)
-    throw new HttpError(400, 'weak_password', 'the new password must differ from the current one');
+    throw new ServiceRefusal('weak_password', 'the new password must differ from the current one');
   await setPassword(store, user, passwords.next, {
     by: user.id,
     mustChange: false,
@@ -130,8 +138,7 @@ export async function setDisabled(
   by: Actor,
 ): Promise<User> {
   if (disabled && userId === by)
-    throw new HttpError(
-      409,
+    throw new ServiceRefusal(
       'cannot_disable_self',
       'a supervisor cannot disable their own account',
     );
@@ -179,7 +186,7 @@ export async function revokeSession(
 ): Promise<void> {
   const sessions = await store.listUserSessions(userId, nowMs);
   if (!sessions.some((s) => s.tokenHash === sessionId))
-    throw new HttpError(404, 'unknown_session', 'this user has no such live session');
+    throw new ServiceRefusal('unknown_session', 'this user has no such live session');
   await store.deleteSession(sessionId);
   await store.transaction((tx) =>
     tx.appendJournal([{ tableId: null, type: 'session-revoked', payload: { userId, by } }]),
