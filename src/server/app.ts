@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Store } from '../ledger/index.js';
 import { Floor } from '../service/floor.js';
+import { journalHeadSeq, tableIds } from '../service/reads.js';
 import { type BatchTiming, type PublishedEvent, TableService } from '../service/table-service.js';
 import type { RandomSource } from '../dice/index.js';
 import type { RollKeyring } from '../dice/roll-key.js';
@@ -133,7 +134,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     connections: () => options.store.connections(),
     leasesHeld: () => floor.leasesHeld(),
     journal: async () => ({
-      headSeq: (await options.store.journalHead()).lastSeq,
+      headSeq: await journalHeadSeq(options.store),
       deliveredSeq: hub.lastEventSeq,
     }),
     roundsByPhase: () => roundsByPhase(options.store, service),
@@ -254,7 +255,7 @@ function observeBatch(metrics: Metrics, timing: BatchTiming): void {
 
 async function roundsByPhase(store: Store, service: TableService): Promise<Map<string, number>> {
   const phases = new Map<string, number>();
-  for (const tableId of await store.listTables()) {
+  for (const tableId of await tableIds(store)) {
     const phase = (await service.snapshot(tableId))?.state.phase;
     if (phase !== undefined) phases.set(phase, (phases.get(phase) ?? 0) + 1);
   }

@@ -9,6 +9,7 @@ import type { Socket } from 'node:net';
 import { WebSocket } from 'ws';
 import type { Store, User } from '../ledger/index.js';
 import { readTableJournal } from '../service/round-snapshot.js';
+import { journalHeadSeq, journalPage } from '../service/reads.js';
 import type { PublishedEvent } from '../service/table-service.js';
 import { EVENT_TYPES, type RoundEvent } from '../table/index.js';
 import type { ServerLimits } from './context.js';
@@ -99,7 +100,7 @@ export class Hub {
   ) {}
 
   async start(): Promise<void> {
-    this.lastSeq = (await this.store.journalHead()).lastSeq;
+    this.lastSeq = await journalHeadSeq(this.store);
   }
 
   /** Where the summary feed's `stakes` messages come from (the table service's state). */
@@ -205,7 +206,7 @@ export class Hub {
   async backlogTooLong(tableId: string, afterSeq: number): Promise<boolean> {
     const max = this.limits.wsBacklogEventsMax;
     if (this.lastSeq - afterSeq <= max) return false;
-    const page = await this.store.readJournal({ fromSeq: afterSeq + 1, limit: max + 1, tableId });
+    const page = await journalPage(this.store, { afterSeq, limit: max + 1, tableId });
     return page.length > max;
   }
 

@@ -10,12 +10,13 @@ import { fileURLToPath } from 'node:url';
 import type { Currency, PgTimeouts, Role, Store } from '../ledger/index.js';
 import { deposit } from '../service/cage.js';
 import { startCommandSweeper } from '../service/command-sweeper.js';
+import { tableIds } from '../service/reads.js';
 import { isPostgresUrl, openStore } from '../service/open-store.js';
 import { TableService } from '../service/table-service.js';
 import { defaultTableSettings, markedAuthorization } from '../service/table-settings.js';
 import { macauDate } from '../compliance/index.js';
 import { type App, buildApp } from './app.js';
-import { createUser } from '../service/accounts.js';
+import { createUser, roleHeld, userNamed } from '../service/accounts.js';
 import { generatePassword, passwordWeakness } from '../service/passwords.js';
 import { ROLL_KEY_ENV, rollKeys } from '../service/roll-key-source.js';
 
@@ -91,7 +92,7 @@ export async function serve(options: ServeOptions): Promise<App> {
   const store = await openStore(db, options.currency, options.timeouts);
   // Nodes started together take turns: the first makes the table and the users, the others find them.
   const firstPassword = await store.cluster.exclusive('first-start', async () => {
-    if ((await store.listTables()).length === 0) {
+    if ((await tableIds(store)).length === 0) {
       // Art. 8: the first table's options wait for a recorded authorization, unless this is a demo.
       const authorization = options.demo
         ? markedAuthorization('demonstration', macauDate(Date.now()), 'cussec serve --demo')
@@ -186,7 +187,7 @@ function servedUrls(app: App, host: string, tls: boolean): string[] {
  */
 async function unauthorizedTablesNotice(app: App, url: string): Promise<string[]> {
   const waiting: string[] = [];
-  for (const tableId of await app.ctx.store.listTables()) {
+  for (const tableId of await tableIds(app.ctx.store)) {
     const snap = await app.ctx.service.snapshot(tableId);
     if (snap !== undefined && !snap.config.optionsAuthorized) waiting.push(tableId);
   }
@@ -199,7 +200,7 @@ async function unauthorizedTablesNotice(app: App, url: string): Promise<string[]
 }
 
 async function firstSupervisor(store: Store, username: string): Promise<string | undefined> {
-  if ((await store.countUsers('supervisor')) > 0) return undefined;
+  if (await roleHeld(store, 'supervisor')) return undefined;
   const password = process.env['CUSSEC_SUPERVISOR_PASSWORD'] ?? generatePassword();
   await createUser(
     store,
@@ -225,7 +226,7 @@ async function demoUsers(store: Store): Promise<void> {
     ['player2', 'player', 'Player Two'],
   ];
   for (const [username, role, displayName] of users) {
-    if ((await store.findUserByUsername(username)) !== undefined) continue;
+    if ((await userNamed(store, username)) !== undefined) continue;
     const user = await createUser(
       store,
       { username, password: DEMO_PASSWORD, role, displayName, mustChangePassword: false },

@@ -15,6 +15,7 @@ import type {} from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import { StoreUnavailableError, type User } from '../ledger/index.js';
 import type { CommandOutcome } from '../service/table-service.js';
+import { journalHeadSeq, tableExists } from '../service/reads.js';
 import type { Command } from '../table/index.js';
 import type { Authenticated } from '../service/sessions.js';
 import { authenticate, carriesCredentials } from './auth.js';
@@ -50,7 +51,7 @@ export function socketRoutes(app: FastifyInstance, ctx: AppContext): void {
       checkOrigin(request, ctx.allowedOrigins);
       const params = parse(tableParams, request.params, 'params');
       const query = parse(wsQuery, request.query, 'query');
-      if ((await ctx.store.getTable(params.tableId)) === undefined) {
+      if (!(await tableExists(ctx.store, params.tableId))) {
         throw new HttpError(404, 'unknown_table', `there is no table "${params.tableId}"`);
       }
       const caller = await authenticate(ctx.store, request, ctx.clock(), ctx.sessionIdleMs);
@@ -60,7 +61,7 @@ export function socketRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (caller?.user.mustChangePassword === true) {
         throw new HttpError(403, 'password_change_required', 'change your password first');
       }
-      if (query.after !== undefined && query.after > (await ctx.store.journalHead()).lastSeq) {
+      if (query.after !== undefined && query.after > (await journalHeadSeq(ctx.store))) {
         throw new HttpError(
           400,
           'invalid_request',

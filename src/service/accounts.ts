@@ -68,9 +68,22 @@ export async function createUser(store: Store, input: NewUser, createdBy: Actor)
   return created.user;
 }
 
-/** Every user, in id order (the supervisor's list). */
-export function listUsers(store: Store): Promise<User[]> {
-  return store.listUsers({ limit: USERS_LISTED_MAX });
+/** Every user, in id order, up to `limit` (the supervisor's list). */
+export function listUsers(store: Store, limit = USERS_LISTED_MAX): Promise<User[]> {
+  return store.listUsers({ limit });
+}
+
+/** The user with this username, in any case; undefined when there is none. */
+export async function userNamed(store: Store, username: string): Promise<User | undefined> {
+  const user = await store.findUserByUsername(username);
+  if (user === undefined) return undefined;
+  const { passwordHash: _, ...withoutSecret } = user;
+  return withoutSecret;
+}
+
+/** Whether some user holds the role (a first start makes a supervisor when none does). */
+export async function roleHeld(store: Store, role: Role): Promise<boolean> {
+  return (await store.countUsers(role)) > 0;
 }
 
 export async function userById(store: Store, userId: string): Promise<User> {

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Store, User } from '../../ledger/index.js';
 import { isPostgresUrl, openExistingStore } from '../../service/open-store.js';
-import { resetPassword, setDisabled } from '../../service/accounts.js';
+import { listUsers, resetPassword, setDisabled, userNamed } from '../../service/accounts.js';
 import { ServiceRefusal } from '../../service/refusal.js';
 import { InputError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -21,6 +21,8 @@ interface DbOptions {
 
 /** Who the journal names for changes made here. */
 const CLI_ACTOR = 'cussec users';
+/** `users list` prints this many users at most. */
+const USERS_LISTED_MAX = 10_000;
 
 export function registerUsers(program: Command, io: Io): void {
   const users = program
@@ -32,7 +34,7 @@ export function registerUsers(program: Command, io: Io): void {
     .requiredOption('--db <path|url>', 'a SQLite file or a postgres:// URL')
     .action((options: DbOptions) =>
       withStore(options.db, async (store) => {
-        for (const u of await store.listUsers({ limit: 10_000 })) io.stdout.write(`${line(u)}\n`);
+        for (const u of await listUsers(store, USERS_LISTED_MAX)) io.stdout.write(`${line(u)}\n`);
       }),
     );
   for (const [name, disabled] of [
@@ -73,12 +75,6 @@ function line(u: User): string {
   return [u.id, u.username, u.role, flags].join('\t').trimEnd();
 }
 
-async function byName(store: Store, username: string): Promise<User> {
-  const user = await store.findUserByUsername(username);
-  if (user === undefined) throw new InputError(`there is no user "${username}"`);
-  return user;
-}
-
 async function withStore(db: string, work: (store: Store) => Promise<void>): Promise<void> {
   if (!isPostgresUrl(db) && !existsSync(db)) throw new InputError(`no database at ${db}`);
   const store = await openExistingStore(db);
@@ -91,4 +87,10 @@ async function withStore(db: string, work: (store: Store) => Promise<void>): Pro
   } finally {
     await store.close();
   }
+}
+
+async function byName(store: Store, username: string): Promise<User> {
+  const user = await userNamed(store, username);
+  if (user === undefined) throw new InputError(`there is no user "${username}"`);
+  return user;
 }

@@ -9,6 +9,7 @@ import { earliestAdoptionDate, macauDate } from '../../compliance/index.js';
 import { readTableDay } from '../../service/daily-report.js';
 import type { FairnessService } from '../../service/fairness.js';
 import type { HolidayCalendarService } from '../../service/holidays.js';
+import { tableIds } from '../../service/reads.js';
 import type { AppContext } from '../context.js';
 import { registerRoute } from '../route.js';
 
@@ -27,7 +28,7 @@ export function floorRoutes(app: FastifyInstance, ctx: AppContext, s: FloorServi
     roles: ['supervisor', 'inspector'],
     handler: async () => {
       const today = macauDate(ctx.clock());
-      const ids = await ctx.store.listTables();
+      const ids = await tableIds(ctx.store);
       const tables = [];
       for (const tableId of ids) tables.push(await tableLine(ctx, s, tableId, today));
       return { today, calendar: await calendarState(s, today), tables };

@@ -2,6 +2,7 @@
 import { statfs } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { asStoreUnavailable } from '../../ledger/index.js';
+import { journalHeadSeq } from '../../service/reads.js';
 import type { AppContext } from '../context.js';
 import { errorBody } from '../http-error.js';
 import { openApiDocument } from '../openapi.js';
@@ -30,7 +31,7 @@ export function healthRoutes(
         });
     }
     try {
-      await ctx.store.journalHead();
+      await journalHeadSeq(ctx.store);
     } catch (error) {
       const unavailable = asStoreUnavailable(error);
       if (unavailable === undefined) throw error;

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AuditCheckpointError } from '../../service/audit.js';
 import { AuditBusyError, audit, parseAuditFrom } from '../../service/audit-runner.js';
+import { journalPage } from '../../service/reads.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
@@ -33,7 +34,7 @@ export function journalRoutes(app: FastifyInstance, ctx: AppContext): void {
     // Every read of the journal goes through the one filter by role (whole for these roles).
     handler: async ({ query, user }) =>
       visibleEntries(
-        await ctx.store.readJournal({ fromSeq: query.after + 1, limit: query.limit }),
+        await journalPage(ctx.store, { afterSeq: query.after, limit: query.limit }),
         user,
       ),
   });

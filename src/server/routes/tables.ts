@@ -1,7 +1,6 @@
 /** A table's routes: its view, bets, the croupier's procedure and the supervisor's settings. */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { walletAccount } from '../../ledger/index.js';
 import { betResults, type Command } from '../../table/index.js';
 import {
   defaultTableSettings,
@@ -12,6 +11,8 @@ import {
 } from '../../service/table-settings.js';
 import { macauDate } from '../../compliance/index.js';
 import type { CommandOutcome } from '../../service/table-service.js';
+import { walletBalanceMinor } from '../../service/cage.js';
+import { journalPage, tableExists, tableIds } from '../../service/reads.js';
 import type { AppContext } from '../context.js';
 import { fromRejection, HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
@@ -48,7 +49,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'tables',
     roles: 'public',
     handler: async () => {
-      const ids = await ctx.store.listTables();
+      const ids = await tableIds(ctx.store);
       return Promise.all(
         ids.map(async (tableId) => {
           const snap = (await ctx.service.snapshot(tableId))!;
@@ -202,10 +203,10 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     params: tableParams,
     query: pageQuery,
     handler: async ({ params, query, user }) => {
-      if ((await ctx.store.getTable(params.tableId)) === undefined)
+      if (!(await tableExists(ctx.store, params.tableId)))
         throw new HttpError(404, 'unknown_table', `there is no table "${params.tableId}"`);
-      const entries = await ctx.store.readJournal({
-        fromSeq: query.after + 1,
+      const entries = await journalPage(ctx.store, {
+        afterSeq: query.after,
         limit: query.limit,
         tableId: params.tableId,
       });
@@ -283,7 +284,7 @@ async function betAnswer(
  * bet refused, or an idempotent answer recorded before answers kept one).
  */
 export async function walletBalance(ctx: AppContext, playerId: string): Promise<number> {
-  return (await ctx.store.getAccount(walletAccount(playerId).id))?.balanceMinor ?? 0;
+  return walletBalanceMinor(ctx.store, playerId);
 }
 
 export async function viewOf(ctx: AppContext, tableId: string) {
