@@ -18,6 +18,9 @@ import { die, diceRow } from '../ui/dice.js';
 import { h } from '../ui/dom.js';
 import { bigDice, panel, resultBadges } from '../ui/widgets.js';
 
+/** Rounds the hot and cold numbers are counted over (the board's and the player's page). */
+export const HOT_WINDOW = 50;
+
 // Columns kept in the DOM; the grid shows as many of the newest as fit (see .road-grid).
 const BEAD_COLUMNS = 40;
 const ROAD_COLUMNS = 80;

@@ -1,15 +1,16 @@
 /** The player page's side panels and chip rack, drawn from the page's state. */
 import { spotById } from '../../../src/rules/index.js';
-import type { TableView } from '../api/types.js';
+import type { HistoryEntry, TableView } from '../api/types.js';
 import type { RollVerdict } from '../app/roll-check.js';
 import { art, lang, t } from '../i18n/i18n.js';
 import { spotName } from '../i18n/spot-names.js';
-import { type BetBook, isWithdrawable, totalStake, winnings } from '../logic/bet-book.js';
+import { type BetBook, linesBySpot, totalStake, winnings } from '../logic/bet-book.js';
 import { chipTone } from '../logic/chips.js';
 import { lastResult } from '../logic/last-result.js';
 import { chipLabel } from '../logic/money.js';
 import { h } from '../ui/dom.js';
 import { bigDice, historyStrip, panel, resultBadges, shortHex } from '../ui/widgets.js';
+import { HOT_WINDOW, hotColdPanel, roadsPanel } from './board-panels.js';
 
 export function chipRack(
   chips: readonly number[],
@@ -80,6 +81,7 @@ export function resultPanel(v: TableView): HTMLElement {
   return el;
 }
 
+/** "Your bets": one line per spot with its total (not one per chip), no inner scroll. */
 export function betsPanel(
   v: TableView,
   bets: BetBook,
@@ -88,23 +90,25 @@ export function betsPanel(
   if (bets.bets.length === 0)
     return panel(t('player.yourBets'), h('p', { class: 'muted' }, t('player.noBets')));
   const won = winnings(bets);
-  const rows = bets.bets.map((b) => {
-    const spot = spotById(b.spot);
-    const name = spot === undefined ? b.spot : spotName(spot, lang());
-    const standing = !isWithdrawable(b, v.rollNo);
+  const rows = linesBySpot(bets, v.rollNo).map((line) => {
+    const spot = spotById(line.spot);
+    const name = spot === undefined ? line.spot : spotName(spot, lang());
     let outcome: HTMLElement | null = null;
-    if (b.returnedMinor !== undefined) {
+    if (line.winMinor !== undefined) {
       outcome =
-        (b.winMinor ?? 0) > 0
-          ? h('span', { class: 'won' }, t('player.won', { amount: money(b.winMinor!) }))
+        line.winMinor > 0
+          ? h('span', { class: 'won' }, t('player.won', { amount: money(line.winMinor) }))
           : h('span', { class: 'lost' }, t('player.lost'));
     }
     return h(
       'li',
-      { class: 'bet-row' },
+      { class: 'bet-row', 'data-spot': line.spot },
       h('span', { class: 'bet-name', title: spot?.names.pt ?? '' }, name),
-      standing ? h('span', { class: 'standing', title: art('3.4') }, t('player.standing')) : null,
-      h('span', { class: 'bet-stake' }, money(b.stakeMinor)),
+      line.count > 1 ? h('span', { class: 'bet-count' }, `×${line.count}`) : null,
+      line.standingMinor > 0
+        ? h('span', { class: 'standing', title: art('3.4') }, t('player.standing'))
+        : null,
+      h('span', { class: 'bet-stake' }, money(line.stakeMinor)),
       outcome,
     );
   });
@@ -194,5 +198,58 @@ export function sealPanel(v: TableView, verdict: RollVerdict): HTMLElement {
     ),
     verdictLine(verdict),
     detail,
+  );
+}
+
+export type Trend = 'roads' | 'hot';
+
+/**
+ * The display board's roads and hot and cold numbers (board-panels.ts), one at
+ * a time behind two tabs, so a player need not open the board to see them.
+ */
+export function trendsPanel(
+  history: readonly HistoryEntry[],
+  shown: Trend,
+  choose: (trend: Trend) => void,
+): HTMLElement {
+  const tab = (trend: Trend, label: string): HTMLElement =>
+    h(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        id: `trend-${trend}`,
+        class: 'trend-tab',
+        'data-focus': `trend:${trend}`,
+        'aria-selected': String(trend === shown),
+        'aria-controls': 'trend-body',
+        tabindex: trend === shown ? 0 : -1,
+        onclick: () => choose(trend),
+        onkeydown: (e: Event) => {
+          const key = (e as KeyboardEvent).key;
+          if (key === 'ArrowLeft' || key === 'ArrowRight') {
+            e.preventDefault();
+            const other = trend === 'roads' ? 'hot' : 'roads';
+            choose(other);
+            document.getElementById(`trend-${other}`)?.focus();
+          }
+        },
+      },
+      label,
+    );
+  const body = shown === 'roads' ? roadsPanel(history) : hotColdPanel(history, HOT_WINDOW);
+  body.id = 'trend-body';
+  body.setAttribute('role', 'tabpanel');
+  body.setAttribute('aria-labelledby', `trend-${shown}`);
+  return h(
+    'div',
+    { class: 'trends' },
+    h(
+      'div',
+      { class: 'trend-tabs', role: 'tablist', 'aria-label': t('player.trends') },
+      tab('roads', `${t('board.bigSmall')} · ${t('board.oddEven')}`),
+      tab('hot', `${t('board.hot')} / ${t('board.cold')}`),
+    ),
+    body,
   );
 }
