@@ -405,10 +405,12 @@ describe.skipIf(!HAVE_CHROMIUM)("the player's page in Chromium (issue 14)", () =
       if ((await strip.count()) > 0)
         expect(await strip.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
       // The roads and the hot and cold numbers are on the page.
-      await page.locator('.trends .board-roads').waitFor();
+      await page.locator('.trends .board-roads .roadmap').first().waitFor();
       await page.locator('#trend-hot').click();
-      await page.locator('.trends .board-hot').waitFor();
-      await page.locator('#trend-roads').click();
+      await page.locator('.trends .board-hot .freq').first().waitFor();
+      await page.locator('#trend-oddEven').click();
+      await page.locator('.trends .board-roads .roadmap').first().waitFor();
+      await page.locator('#trend-bigSmall').click();
 
       // Phone: scrolled into the layout, the phase, countdown and limits stay in sight.
       await page.setViewportSize(PHONE);

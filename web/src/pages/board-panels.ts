@@ -160,17 +160,29 @@ function roadGrid(kind: string, label: string, cells: HTMLElement[]): HTMLElemen
   );
 }
 
-export function roadsPanel(history: readonly HistoryEntry[]): HTMLElement {
+/** Which roads to draw: both (the board), or one of them (the player's page, one tab each). */
+export type RoadKind = 'both' | 'bigSmall' | 'oddEven';
+
+export function roadsPanel(history: readonly HistoryEntry[], kind: RoadKind = 'both'): HTMLElement {
   const rounds = history.map((r) => ({ roundNo: r.roundNo, dice: r.dice }));
+  const bs = kind !== 'oddEven';
+  const oe = kind !== 'bigSmall';
+  const title = [bs ? t('board.bigSmall') : null, oe ? t('board.oddEven') : null]
+    .filter((x) => x !== null)
+    .join(' · ');
   const el = panel(
-    `${t('board.bigSmall')} · ${t('board.oddEven')}`,
+    title,
     h(
       'div',
       { class: 'roads' },
-      beadGrid(rounds, bigSmallOf, `${t('board.bigSmall')} — ${t('board.beadPlate')}`),
-      roadGridOf(rounds, bigSmallOf, true, `${t('board.bigSmall')} — ${t('board.bigRoad')}`),
-      beadGrid(rounds, oddEvenOf, `${t('board.oddEven')} — ${t('board.beadPlate')}`),
-      roadGridOf(rounds, oddEvenOf, false, `${t('board.oddEven')} — ${t('board.bigRoad')}`),
+      bs ? beadGrid(rounds, bigSmallOf, `${t('board.bigSmall')} — ${t('board.beadPlate')}`) : null,
+      bs
+        ? roadGridOf(rounds, bigSmallOf, true, `${t('board.bigSmall')} — ${t('board.bigRoad')}`)
+        : null,
+      oe ? beadGrid(rounds, oddEvenOf, `${t('board.oddEven')} — ${t('board.beadPlate')}`) : null,
+      oe
+        ? roadGridOf(rounds, oddEvenOf, false, `${t('board.oddEven')} — ${t('board.bigRoad')}`)
+        : null,
     ),
     h('p', { class: 'small muted legend' }, t('board.legendTriple')),
   );

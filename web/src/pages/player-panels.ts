@@ -52,9 +52,10 @@ export function resultPanel(v: TableView): HTMLElement {
   const last = lastResult(v.lastRound, v.history, v.paytable);
   const thisRound =
     last !== null && last.roundNo === v.roundNo && (v.phase === 'revealed' || v.phase === 'paid');
-  const title = thisRound
-    ? `${t('player.dice')} · ${t('app.round')} ${last.roundNo}`
-    : t('player.lastResult');
+  const title =
+    last === null
+      ? t('player.lastResult')
+      : `${thisRound ? t('player.dice') : t('player.lastResult')} · ${t('app.round')} ${last.roundNo}`;
   const body =
     last === null
       ? h('p', { class: 'muted' }, t('board.noHistory'))
@@ -72,9 +73,7 @@ export function resultPanel(v: TableView): HTMLElement {
             ),
             resultBadges(last.dice),
           ),
-          thisRound
-            ? h('p', { class: 'lit-note' }, t('player.lit'))
-            : h('p', { class: 'muted small' }, `${t('app.round')} ${last.roundNo}`),
+          thisRound ? h('p', { class: 'lit-note' }, t('player.lit')) : null,
         );
   const el = panel(title, body, v.history.length > 0 ? historyStrip(v.history, 12) : null);
   el.classList.add('panel-result');
@@ -201,18 +200,24 @@ export function sealPanel(v: TableView, verdict: RollVerdict): HTMLElement {
   );
 }
 
-export type Trend = 'roads' | 'hot';
+export type Trend = 'bigSmall' | 'oddEven' | 'hot';
+const TRENDS: readonly Trend[] = ['bigSmall', 'oddEven', 'hot'];
 
 /**
  * The display board's roads and hot and cold numbers (board-panels.ts), one at
- * a time behind two tabs, so a player need not open the board to see them.
+ * a time behind tabs, so a player need not open the board to see them.
  */
 export function trendsPanel(
   history: readonly HistoryEntry[],
   shown: Trend,
   choose: (trend: Trend) => void,
 ): HTMLElement {
-  const tab = (trend: Trend, label: string): HTMLElement =>
+  const label: Readonly<Record<Trend, string>> = {
+    bigSmall: t('board.bigSmall'),
+    oddEven: t('board.oddEven'),
+    hot: `${t('board.hot')} / ${t('board.cold')}`,
+  };
+  const tab = (trend: Trend): HTMLElement =>
     h(
       'button',
       {
@@ -227,28 +232,28 @@ export function trendsPanel(
         onclick: () => choose(trend),
         onkeydown: (e: Event) => {
           const key = (e as KeyboardEvent).key;
-          if (key === 'ArrowLeft' || key === 'ArrowRight') {
-            e.preventDefault();
-            const other = trend === 'roads' ? 'hot' : 'roads';
-            choose(other);
-            document.getElementById(`trend-${other}`)?.focus();
-          }
+          if (key !== 'ArrowLeft' && key !== 'ArrowRight') return;
+          e.preventDefault();
+          const step = key === 'ArrowRight' ? 1 : TRENDS.length - 1;
+          const other = TRENDS[(TRENDS.indexOf(trend) + step) % TRENDS.length]!;
+          choose(other);
+          document.getElementById(`trend-${other}`)?.focus();
         },
       },
-      label,
+      label[trend],
     );
-  const body = shown === 'roads' ? roadsPanel(history) : hotColdPanel(history, HOT_WINDOW);
+  const body = shown === 'hot' ? hotColdPanel(history, HOT_WINDOW) : roadsPanel(history, shown);
   body.id = 'trend-body';
   body.setAttribute('role', 'tabpanel');
   body.setAttribute('aria-labelledby', `trend-${shown}`);
+  body.querySelector('.panel-title')?.remove();
   return h(
-    'div',
-    { class: 'trends' },
+    'section',
+    { class: 'panel trends', 'aria-label': t('player.trends') },
     h(
       'div',
       { class: 'trend-tabs', role: 'tablist', 'aria-label': t('player.trends') },
-      tab('roads', `${t('board.bigSmall')} · ${t('board.oddEven')}`),
-      tab('hot', `${t('board.hot')} / ${t('board.cold')}`),
+      TRENDS.map(tab),
     ),
     body,
   );

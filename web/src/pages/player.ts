@@ -60,7 +60,7 @@ class PlayerPage implements Page {
   private queue: Promise<unknown> = Promise.resolve();
   private pending = 0;
   private wasOpen = false;
-  private trend: Trend = 'roads';
+  private trend: Trend = 'bigSmall';
   private readonly seal = new RollCheck();
   private readonly countdown = new Countdown();
   private readonly feed: TableFeed;
