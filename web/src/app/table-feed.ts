@@ -91,10 +91,11 @@ export class TableFeed {
       this.refreshSoon();
       return;
     }
+    // The page hears the event first, so the view it then draws reflects both.
+    this.handlers.onEvent?.(event, seq);
     // Events the view already holds (a hello after a reconnect, then the backlog) are not applied twice.
     if (this.view !== null && seq > this.view.lastEventSeq)
       this.show(applyEvent(this.view, event, seq));
-    this.handlers.onEvent?.(event, seq);
     // Limits, timer and layout change between rounds only: one fetch per round keeps them.
     if (event.type === 'dome-covered' && event['newRound'] === true) this.refreshSoon();
   }
