@@ -139,6 +139,14 @@ async function shots(page: Page, name: string): Promise<void> {
   await painted(page);
 }
 
+/** An element's sizes, as the page measures them (this file has no DOM types). */
+interface Box {
+  readonly scrollWidth: number;
+  readonly clientWidth: number;
+  readonly scrollHeight: number;
+  readonly clientHeight: number;
+}
+
 const ACTIVE_SPOT = 'document.activeElement?.dataset.spot';
 const ACTIVE_FOCUS = 'document.activeElement?.dataset.focus';
 
@@ -272,7 +280,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the player's page in Chromium (issue 14)", () =
     await textIs(small.locator('.bet-count'), '×2');
     // No inner scroll box: the list is as tall as its lines.
     const list = player.page.locator('.bet-list');
-    expect(await list.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+    expect(await list.evaluate((el: Box) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
     await finishRound();
     // One fetch at most for the new round (settings between rounds), none per event.
     expect(viewFetches.length - fetchesBefore).toBeLessThanOrEqual(1);
@@ -420,7 +428,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the player's page in Chromium (issue 14)", () =
       const stripBox = (await strip.boundingBox())!;
       const lastBox = (await strip.locator('.hist').nth(11).boundingBox())!;
       expect(lastBox.x + lastBox.width, lang).toBeLessThanOrEqual(stripBox.x + stripBox.width + 1);
-      expect(await strip.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      expect(await strip.evaluate((el: Box) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
       // The roads and the hot and cold numbers are on the page.
       await page.locator('.trends .board-roads .roadmap').first().waitFor();
       await page.locator('#trend-hot').click();
