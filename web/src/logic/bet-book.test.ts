@@ -103,3 +103,13 @@ describe('"Your bets" by spot', () => {
     ]);
   });
 });
+
+describe('a bet heard twice (its answer and its event)', () => {
+  it('keeps its place, so Undo still takes back the last one placed', () => {
+    const a = { betId: 'a', spot: 'small', stakeMinor: 1000, rollNo: 1 };
+    const b = { betId: 'b', spot: 'big', stakeMinor: 1000, rollNo: 1 };
+    const book = withBet(withBet(withBet(emptyBook(1), a), b), a);
+    expect(book.bets.map((x) => x.betId)).toEqual(['a', 'b']);
+    expect(lastWithdrawable(book, 1)?.betId).toBe('b');
+  });
+});

@@ -13,9 +13,16 @@ export interface BetBook {
 
 export const emptyBook = (roundNo: number): BetBook => ({ roundNo, bets: [] });
 
+/**
+ * The book with `bet` added, or updated where it already is: the answer to a
+ * bet and its event both bring it, in either order, and it keeps its place
+ * (Undo takes back the last placed).
+ */
 export const withBet = (book: BetBook, bet: Bet): BetBook => ({
   roundNo: book.roundNo,
-  bets: [...book.bets.filter((b) => b.betId !== bet.betId), bet],
+  bets: book.bets.some((b) => b.betId === bet.betId)
+    ? book.bets.map((b) => (b.betId === bet.betId ? bet : b))
+    : [...book.bets, bet],
 });
 
 export const withoutBet = (book: BetBook, betId: string): BetBook => ({
