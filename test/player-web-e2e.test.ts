@@ -298,9 +298,13 @@ describe.skipIf(!HAVE_CHROMIUM)("the player's page in Chromium (issue 14)", () =
     };
     player.page.on('request', onRequest);
     sent.length = 0;
+    const repeatStart = Date.now();
     await player.page.locator('[data-focus="repeat"]').click();
     await textIs(spot('small').locator('.stake'), chipLabel(20_000));
     await textIs(player.page.locator('.wallet .balance'), money(before - 45_000));
+    process.stderr.write(
+      `Repeat of 6 bets, click to balance shown: ${Date.now() - repeatStart} ms\n`,
+    );
     expect(sent.map((m) => m['type'])).toEqual(['place-bets']);
     expect((sent[0]!['bets'] as unknown[]).length).toBe(6);
     await player.page.locator('[data-focus="clear"]').click();
