@@ -384,6 +384,14 @@ withStores('roles', (h) => {
         const answer = messages.find((m) => m['requestId'] === 'r1')!;
         if (caller === 'player') expect(answer['type'], caller).toBe('ack');
         else expect(answer, caller).toMatchObject({ type: 'error', error: { code: 'forbidden' } });
+        socket.send(
+          JSON.stringify({ type: 'withdraw-bets', requestId: 'r2', betIds: [`ws-${caller}`] }),
+        );
+        await until(() => messages.some((m) => m['requestId'] === 'r2'));
+        const cleared = messages.find((m) => m['requestId'] === 'r2')!;
+        if (caller === 'player')
+          expect(cleared, caller).toMatchObject({ type: 'batch-ack', results: [{ ok: true }] });
+        else expect(cleared, caller).toMatchObject({ type: 'error', error: { code: 'forbidden' } });
         socket.terminate();
       }
     } finally {

@@ -82,7 +82,7 @@ export const wsQuery = z
   })
   .strict();
 
-/** Bets one `place-bets` message may carry (the limit of bets per message). */
+/** Bets one `place-bets` or `withdraw-bets` message may carry (the limit of bets per message). */
 export const BETS_PER_MESSAGE_MAX = 20;
 
 const requestId = z.string().min(1).max(64);
@@ -106,6 +106,17 @@ export const wsMessage = z.discriminatedUnion('type', [
     })
     .strict(),
   z.object({ type: z.literal('withdraw-bet'), requestId, betId: id }).strict(),
+  z
+    .object({
+      type: z.literal('withdraw-bets'),
+      requestId,
+      betIds: z
+        .array(id)
+        .min(1)
+        .max(BETS_PER_MESSAGE_MAX, `at most ${BETS_PER_MESSAGE_MAX} bets a message`)
+        .refine((ids) => new Set(ids).size === ids.length, 'each bet id once'),
+    })
+    .strict(),
 ]);
 
 export type WsMessage = z.infer<typeof wsMessage>;

@@ -121,6 +121,43 @@ withStores('table socket', (h) => {
     await app.shutdown();
   });
 
+  it('withdraws several bets in one message, each on its own (a player’s Clear)', async () => {
+    const { app, token } = await setup(await h.open());
+    await run(app, OPEN);
+    const client = await connect(app, token);
+    client.socket.send(
+      JSON.stringify({
+        type: 'place-bets',
+        requestId: 'placed',
+        bets: [
+          { betId: 'y1', spot: 'small', stakeMinor: 2_000 },
+          { betId: 'y2', spot: 'big', stakeMinor: 1_000 },
+          { betId: 'y3', spot: 'odd', stakeMinor: 1_000 },
+        ],
+      }),
+    );
+    await client.answer('placed');
+    client.socket.send(
+      JSON.stringify({ type: 'withdraw-bets', requestId: 'clear', betIds: ['y3', 'nope', 'y1'] }),
+    );
+    expect(await client.answer('clear')).toMatchObject({
+      type: 'batch-ack',
+      balanceMinor: 1_000_000 - 1_000,
+      results: [
+        { betId: 'y3', ok: true, bet: { betId: 'y3', stakeMinor: 1_000 } },
+        { betId: 'nope', ok: false, error: { code: 'unknown_bet', article: '3.4' } },
+        { betId: 'y1', ok: true },
+      ],
+    });
+    const snap = await app.ctx.service.snapshot(T);
+    expect(snap!.state.bets.map((b) => b.betId)).toEqual(['y2']);
+    client.socket.send(
+      JSON.stringify({ type: 'withdraw-bets', requestId: 'twice', betIds: ['y2', 'y2'] }),
+    );
+    expect(await client.answer('twice')).toMatchObject({ error: { code: 'invalid_request' } });
+    await app.shutdown();
+  });
+
   it('places a bet whose id was used in an earlier round', async () => {
     const { app, token } = await setup(await h.open());
     const client = await connect(app, token);

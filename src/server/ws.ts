@@ -219,7 +219,8 @@ async function execute(
   user: User,
   message: WsMessage,
 ): Promise<void> {
-  if (message.type === 'place-bets') return placeBets(ctx, tableId, client, user, message);
+  if (message.type === 'place-bets' || message.type === 'withdraw-bets')
+    return batch(ctx, tableId, client, user, message);
   // No idempotency key: the round refuses a bet id twice (duplicate_bet_id), and a client
   // that lost its connection sees its bet-placed event in the backlog when it resumes.
   const command: Command =
@@ -243,28 +244,32 @@ async function execute(
 }
 
 /**
- * Up to BETS_PER_MESSAGE_MAX bets in one message. They are queued in the same
- * turn, so they commit in one transaction, in order; each is accepted or
- * refused on its own, as if sent one by one.
+ * Up to BETS_PER_MESSAGE_MAX bets placed, or withdrawn, in one message. They
+ * are queued in the same turn, so they commit in one transaction, in order;
+ * each is accepted or refused on its own, as if sent one by one.
  */
-async function placeBets(
+async function batch(
   ctx: AppContext,
   tableId: string,
   client: Client,
   user: User,
-  message: Extract<WsMessage, { type: 'place-bets' }>,
+  message: Extract<WsMessage, { type: 'place-bets' | 'withdraw-bets' }>,
 ): Promise<void> {
+  const commands: Command[] =
+    message.type === 'place-bets'
+      ? message.bets.map((bet) => ({
+          type: 'place-bet',
+          betId: bet.betId,
+          playerId: user.id,
+          ...stake(bet),
+        }))
+      : message.betIds.map((betId) => ({ type: 'withdraw-bet', betId, playerId: user.id }));
   const outcomes = await Promise.all(
-    message.bets.map((bet) =>
-      ctx.service.execute({
-        tableId,
-        command: { type: 'place-bet', betId: bet.betId, playerId: user.id, ...stake(bet) },
-      }),
-    ),
+    commands.map((command) => ctx.service.execute({ tableId, command })),
   );
   const results = outcomes.map((outcome, i) => {
-    countBet(ctx, outcome);
-    const betId = message.bets[i]!.betId;
+    if (message.type === 'place-bets') countBet(ctx, outcome);
+    const betId = (commands[i] as { betId: string }).betId;
     if (!outcome.ok) return { betId, ok: false, error: outcome.rejection };
     const event = outcome.events[0];
     return {

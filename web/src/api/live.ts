@@ -4,11 +4,13 @@
  * with a growing delay and resumes with `?after=<last seq>` so no event is
  * missed; events already seen (seq at or below the last) are dropped.
  */
-import { API_BASE } from './http.js';
+import { API_BASE, ApiError } from './http.js';
 import type {
+  BatchResult,
   FairnessAlertMessage,
   RoundEvent,
   ServerMessage,
+  StakesMessage,
   TableView,
   TableHoldMessage,
 } from './types.js';
@@ -25,7 +27,26 @@ export interface LiveHandlers {
   readonly onHold?: (message: TableHoldMessage) => void;
   /** The player's wallet changed at the cage. */
   readonly onWallet?: (balanceMinor: number) => void;
+  /** The summary feed's stakes by spot (instead of everyone's bets). */
+  readonly onStakes?: (stakes: StakesMessage) => void;
 }
+
+/** What a player may send on the socket (docs/api.md), without the requestId the socket adds. */
+export type PlayerRequest =
+  | {
+      readonly type: 'place-bets';
+      readonly bets: readonly { betId: string; spot: string; stakeMinor: number }[];
+    }
+  | { readonly type: 'withdraw-bets'; readonly betIds: readonly string[] };
+
+/** The answer to a batch: each bet's outcome in order, and the balance after the last one taken. */
+export interface BatchAnswer {
+  readonly results: readonly BatchResult[];
+  readonly balanceMinor: number;
+}
+
+/** A request unanswered this long is given up (the socket is likely gone; its close says so). */
+const REQUEST_TIMEOUT_MS = 15_000;
 
 /** Close code of a resume whose `after` is too far behind (the server's limit). */
 export const WS_CLOSE_TOO_FAR_BEHIND = 4001;
@@ -58,6 +79,8 @@ export class LiveTable {
   private retryMs = RETRY_MS_MIN;
   private timer: number | undefined;
   private stopped = false;
+  private requestNo = 0;
+  private readonly waiting = new Map<string, Waiting>();
 
   constructor(
     private readonly tableId: string,
@@ -75,6 +98,44 @@ export class LiveTable {
     window.clearTimeout(this.timer);
     this.socket?.close();
     this.socket = null;
+    this.failWaiting();
+  }
+
+  /**
+   * Sends a batch over the socket: one message, one transaction on the server,
+   * each bet accepted or refused on its own. Refused with code `network` when
+   * the socket is not open, or loses its connection before the answer.
+   */
+  request(message: PlayerRequest): Promise<BatchAnswer> {
+    const socket = this.socket;
+    if (socket === null || socket.readyState !== WebSocket.OPEN)
+      return Promise.reject(networkError());
+    const requestId = `r${++this.requestNo}`;
+    return new Promise((resolve, reject) => {
+      const timer = window.setTimeout(() => {
+        this.waiting.delete(requestId);
+        reject(networkError());
+      }, REQUEST_TIMEOUT_MS);
+      this.waiting.set(requestId, { resolve, reject, timer });
+      socket.send(JSON.stringify({ ...message, requestId }));
+    });
+  }
+
+  /** A dropped connection answers no request: each one waiting is refused, to be tried again. */
+  private failWaiting(): void {
+    for (const { reject, timer } of this.waiting.values()) {
+      window.clearTimeout(timer);
+      reject(networkError());
+    }
+    this.waiting.clear();
+  }
+
+  private answer(requestId: string | null | undefined, settle: (w: Waiting) => void): void {
+    const waiting = requestId == null ? undefined : this.waiting.get(requestId);
+    if (waiting === undefined) return;
+    this.waiting.delete(requestId!);
+    window.clearTimeout(waiting.timer);
+    settle(waiting);
   }
 
   private connect(): void {
@@ -87,6 +148,7 @@ export class LiveTable {
     socket.onmessage = (message) => this.receive(message.data);
     socket.onclose = (event) => {
       if (this.socket !== socket || this.stopped) return;
+      this.failWaiting();
       if (event.code === WS_CLOSE_SESSION_ENDED) {
         // Signed out by the house: back to the sign-in page (as on a 401), no reconnecting.
         this.stopped = true;
@@ -125,6 +187,23 @@ export class LiveTable {
       this.handlers.onHold?.(message);
     } else if (message.type === 'wallet') {
       this.handlers.onWallet?.(message.balanceMinor);
+    } else if (message.type === 'stakes') {
+      this.handlers.onStakes?.(message);
+    } else if (message.type === 'batch-ack') {
+      this.answer(message.requestId, (w) =>
+        w.resolve({ results: message.results, balanceMinor: message.balanceMinor }),
+      );
+    } else if (message.type === 'error') {
+      this.answer(message.requestId, (w) => w.reject(new ApiError(409, message.error)));
     }
   }
 }
+
+interface Waiting {
+  readonly resolve: (a: BatchAnswer) => void;
+  readonly reject: (e: ApiError) => void;
+  readonly timer: number;
+}
+
+const networkError = (): ApiError =>
+  new ApiError(0, { code: 'network', message: 'The server cannot be reached.' });

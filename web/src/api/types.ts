@@ -149,11 +149,34 @@ export type ServerMessage =
   | { readonly type: 'hello'; readonly tableId: string; readonly view: TableView }
   | { readonly type: 'event'; readonly seq: number; readonly event: RoundEvent }
   | { readonly type: 'ack'; readonly requestId: string }
+  | {
+      readonly type: 'batch-ack';
+      readonly requestId: string;
+      readonly results: readonly BatchResult[];
+      readonly balanceMinor: number;
+    }
+  | StakesMessage
   | FairnessAlertMessage
   | TableHoldMessage
   /** To a player's sockets when the cage moves money in or out of the wallet. */
   | { readonly type: 'wallet'; readonly balanceMinor: number }
-  | { readonly type: 'error'; readonly requestId?: string; readonly error: ApiErrorBody };
+  | { readonly type: 'error'; readonly requestId?: string | null; readonly error: ApiErrorBody };
+
+/** One bet of a `place-bets` or `withdraw-bets` message: taken, or refused on its own. */
+export type BatchResult =
+  | { readonly betId: string; readonly ok: true; readonly bet: Bet }
+  | { readonly betId: string; readonly ok: false; readonly error: ApiErrorBody };
+
+/** The summary feed's stakes by spot, as of at least `seq` (docs/api.md). */
+export interface StakesMessage {
+  readonly type: 'stakes';
+  readonly seq: number;
+  readonly roundNo: number;
+  readonly rollNo: number;
+  readonly stakesBySpotMinor: Readonly<Record<string, number>>;
+  readonly betCount: number;
+  readonly totalStakeMinor: number;
+}
 
 /** Art. 1.1: a chi-square test of the table's dice fell under the alert level, or recovered. */
 export interface FairnessAlertMessage {

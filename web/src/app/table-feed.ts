@@ -1,16 +1,24 @@
 /**
  * One table, live: the TableView from the WebSocket's hello, then each event
- * as it arrives, and a fresh TableView fetched shortly after events (they come
- * in bursts, so fetches are coalesced). Player, croupier and board pages all
- * read a table through this.
+ * as it arrives. Two ways to follow it:
+ *
+ * - `events` (the player's page and the display board): the socket's `summary`
+ *   feed, each event applied to the view as it comes (logic/live-view.ts), and
+ *   the view fetched once per new round for settings changed between rounds;
+ * - `refetch` (the croupier's console): every event, and a fresh TableView
+ *   fetched shortly after events (they come in bursts, so fetches are
+ *   coalesced), because the console needs the steps the server allows now.
  */
 import { tableView } from '../api/endpoints.js';
-import { LiveTable, type LiveStatus } from '../api/live.js';
+import { LiveTable, type BatchAnswer, type LiveStatus, type PlayerRequest } from '../api/live.js';
 import type { FairnessAlertMessage, RoundEvent, TableView } from '../api/types.js';
 import { ServerClock } from '../logic/clock.js';
+import { applyEvent, applyStakes } from '../logic/live-view.js';
 import { toastError } from '../ui/status.js';
 
 const REFRESH_DELAY_MS = 120;
+
+export type FeedMode = 'events' | 'refetch';
 
 export interface FeedHandlers {
   readonly onView: (view: TableView) => void;
@@ -25,25 +33,29 @@ export class TableFeed {
   private readonly live: LiveTable;
   private timer: number | undefined;
   private stopped = false;
-  private viewSeq = -1;
+  private view: TableView | null = null;
 
   constructor(
     readonly tableId: string,
     private readonly handlers: FeedHandlers,
+    private readonly mode: FeedMode = 'refetch',
   ) {
-    this.live = new LiveTable(tableId, {
-      onHello: (view) => this.apply(view),
-      onEvent: (event, seq) => {
-        this.clock.observe(event.atMs, Date.now());
-        handlers.onEvent?.(event, seq);
-        this.refreshSoon();
+    this.live = new LiveTable(
+      tableId,
+      {
+        onHello: (view) => this.apply(view),
+        onEvent: (event, seq) => this.onEvent(event, seq),
+        onStatus: (status) => handlers.onStatus?.(status),
+        ...(handlers.onAlert ? { onAlert: handlers.onAlert } : {}),
+        // A hold changes which steps the machine allows: fetch the view again.
+        onHold: () => this.refreshSoon(),
+        ...(handlers.onWallet ? { onWallet: handlers.onWallet } : {}),
+        onStakes: (stakes) => {
+          if (this.view !== null) this.show(applyStakes(this.view, stakes));
+        },
       },
-      onStatus: (status) => handlers.onStatus?.(status),
-      ...(handlers.onAlert ? { onAlert: handlers.onAlert } : {}),
-      // A hold changes which steps the machine allows: fetch the view again.
-      onHold: () => this.refreshSoon(),
-      ...(handlers.onWallet ? { onWallet: handlers.onWallet } : {}),
-    });
+      mode === 'events' ? 'summary' : 'all',
+    );
   }
 
   /** Loads the view over HTTP first (quick first paint, and works if the socket is blocked), then goes live. */
@@ -58,6 +70,11 @@ export class TableFeed {
     this.live.stop();
   }
 
+  /** A player's batch of bets or withdrawals, over the table's socket (one message). */
+  request(message: PlayerRequest): Promise<BatchAnswer> {
+    return this.live.request(message);
+  }
+
   async refresh(): Promise<void> {
     try {
       const view = await tableView(this.tableId);
@@ -67,10 +84,30 @@ export class TableFeed {
     }
   }
 
+  private onEvent(event: RoundEvent, seq: number): void {
+    this.clock.observe(event.atMs, Date.now());
+    if (this.mode === 'refetch') {
+      this.handlers.onEvent?.(event, seq);
+      this.refreshSoon();
+      return;
+    }
+    // The page hears the event first, so the view it then draws reflects both.
+    this.handlers.onEvent?.(event, seq);
+    // Events the view already holds (a hello after a reconnect, then the backlog) are not applied twice.
+    if (this.view !== null && seq > this.view.lastEventSeq)
+      this.show(applyEvent(this.view, event, seq));
+    // Limits, timer and layout change between rounds only: one fetch per round keeps them.
+    if (event.type === 'dome-covered' && event['newRound'] === true) this.refreshSoon();
+  }
+
   /** Views can arrive out of order (a slow fetch after a newer hello); never go back in time. */
   private apply(view: TableView): void {
-    if (view.lastEventSeq < this.viewSeq) return;
-    this.viewSeq = view.lastEventSeq;
+    if (this.view !== null && view.lastEventSeq < this.view.lastEventSeq) return;
+    this.show(view);
+  }
+
+  private show(view: TableView): void {
+    this.view = view;
     this.handlers.onView(view);
   }
 

@@ -3,6 +3,7 @@ import { EVENT_TYPES, PHASES } from '../../../src/table/types.js';
 import { REJECTION_CODES } from '../../../src/table/rejections.js';
 import { DICT } from './dict.js';
 import { fill, initialLang, LANGS, translate } from './i18n.js';
+import { CODES_WITH_AMOUNTS, errorSentence, PLAYER_ERROR_CODES } from './errors.js';
 
 const placeholders = (text: string): string[] =>
   [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
@@ -53,9 +54,43 @@ describe('the dictionary', () => {
       'holiday_list_invalid',
       'proposal_closed',
       'liability_cap_exceeded',
+      'unknown_table',
+      'table_busy',
+      'rate_limited',
+      'idempotency_key_conflict',
+      'database_unavailable',
+      'shutting_down',
+      'internal_error',
+      'cross_origin',
     ]);
     for (const key of Object.keys(DICT).filter((k) => k.startsWith('err.')))
       expect(known.has(key.slice(4)), key).toBe(true);
+  });
+});
+
+describe('the error sentences', () => {
+  it('has a sentence in all three languages for every code a player can meet', () => {
+    for (const code of PLAYER_ERROR_CODES) {
+      expect(DICT, code).toHaveProperty(`err.${code}`);
+      for (const lang of LANGS) expect(errorSentence(lang, code)).not.toMatch(/\(\w+_\w+\)/);
+    }
+  });
+
+  it('names amounts in the table’s currency only where the limits are the reason', () => {
+    const amounts = { min: 'MOP 10.00', max: 'MOP 10,000.00' };
+    for (const [key, entry] of Object.entries(DICT).filter(([k]) => k.startsWith('err.'))) {
+      const code = key.slice(4);
+      const named = placeholders(entry.en);
+      if (CODES_WITH_AMOUNTS.includes(code)) expect(named.length, key).toBeGreaterThan(0);
+      else expect(named, key).toEqual([]);
+    }
+    expect(errorSentence('zh-Hant', 'stake_above_max', amounts)).toBe(
+      '此位置的注碼合共不可超過 MOP 10,000.00。',
+    );
+    expect(errorSentence('pt', 'stake_below_min', amounts)).toContain('MOP 10.00');
+    expect(errorSentence('en', 'no_such_code')).toBe(
+      'The server refused the request (no_such_code).',
+    );
   });
 });
 

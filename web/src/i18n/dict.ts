@@ -120,6 +120,22 @@ export const DICT = {
     'Connection lost: reconnecting…',
   ),
   'player.closed': e('停止下注', 'Apostas fechadas', 'Betting closed'),
+  'player.cleared': e(
+    '已撤回本擲所有注碼',
+    'Apostas desta jogada retiradas',
+    'Bets of this roll withdrawn',
+  ),
+  'player.repeated': e(
+    '已重複上局注碼，共 {stake}',
+    'Apostas repetidas: {stake}',
+    'Repeated: {stake} staked',
+  ),
+  'player.trends': e(
+    '路單及冷熱號碼',
+    'Tendências e números quentes e frios',
+    'Roads and hot and cold numbers',
+  ),
+  'player.shortcut': e('快捷鍵 {key}', 'Atalho: {key}', 'Shortcut: {key}'),
   'player.countdown': e('剩餘 {s} 秒', 'Faltam {s} s', '{s} s left'),
   'player.noTimer': e(
     '荷官鳴鐘停止下注',
@@ -158,9 +174,9 @@ export const DICT = {
     'This round returns {amount}',
   ),
   'player.keys': e(
-    '方向鍵移動 · Enter 下注 · Backspace 撤回 · 1–6 選籌碼',
-    'Setas: mover · Enter: apostar · Backspace: retirar · 1–6: ficha',
-    'Arrows move · Enter bets · Backspace withdraws · 1–6 pick a chip',
+    '方向鍵移動 · Enter 下注 · Backspace 撤回此位置 · 1–6 選籌碼 · U 撤回 · C 全部撤回 · R 重複上局',
+    'Setas: mover · Enter: apostar · Backspace: retirar aqui · 1–6: ficha · U: retirar última · C: retirar todas · R: repetir',
+    'Arrows move · Enter bets · Backspace withdraws here · 1–6 pick a chip · U undo · C clear · R repeat',
   ),
   'player.betPlaced': e(
     '已下注 {stake} 於 {name}',
@@ -448,14 +464,14 @@ export const DICT = {
     'Betting has not opened.',
   ),
   'err.stake_below_min': e(
-    '低於最低注碼。',
-    'Abaixo da aposta mínima.',
-    'Below the table minimum.',
+    '低於此枱最低注碼 {min}。',
+    'Abaixo da aposta mínima da mesa, {min}.',
+    'Below the table minimum of {min}.',
   ),
   'err.stake_above_max': e(
-    '超過此位置最高注碼。',
-    'Acima do máximo nesta combinação.',
-    'Above the maximum on this spot.',
+    '此位置的注碼合共不可超過 {max}。',
+    'As suas apostas nesta combinação não podem passar de {max}.',
+    'Your stakes on this spot may not go over {max}.',
   ),
   'err.bet_stands_after_void': e(
     '無效擲前的注碼不可撤回。',
@@ -484,6 +500,73 @@ export const DICT = {
     '你的角色不可執行此操作。',
     'O seu perfil não o permite.',
     'Your role may not do that.',
+  ),
+
+  'err.duplicate_bet_id': e(
+    '此注碼已送出。',
+    'Esta aposta já foi enviada.',
+    'This bet was already sent.',
+  ),
+  'err.unknown_spot': e(
+    '條例沒有此投注。',
+    'O regulamento não tem esta aposta.',
+    'The regulation has no such bet.',
+  ),
+  'err.invalid_stake': e(
+    '注碼須為正數。',
+    'A aposta tem de ser um valor positivo.',
+    'A stake must be a positive amount.',
+  ),
+  'err.bets_per_round_exceeded': e(
+    '此局注碼數目已達上限。',
+    'A jogada já tem o número máximo de apostas.',
+    'The round holds as many bets as the table allows.',
+  ),
+  'err.unknown_bet': e(
+    '此注碼已不在枱上。',
+    'Essa aposta já não está na mesa.',
+    'That bet is no longer on the table.',
+  ),
+  'err.not_bet_owner': e(
+    '只可撤回自己的注碼。',
+    'Só pode retirar as suas apostas.',
+    'You may withdraw only your own bets.',
+  ),
+  'err.unknown_table': e('沒有此賭枱。', 'Essa mesa não existe.', 'There is no such table.'),
+  'err.table_busy': e(
+    '賭枱繁忙，請再試。',
+    'A mesa está ocupada: tente de novo.',
+    'The table is busy: try again.',
+  ),
+  'err.rate_limited': e(
+    '操作太頻密，請稍候。',
+    'Demasiados pedidos: aguarde um momento.',
+    'Too many requests: wait a moment.',
+  ),
+  'err.idempotency_key_conflict': e(
+    '此請求已用於另一操作，請重試。',
+    'Este pedido já serviu outra operação: tente de novo.',
+    'This request was used for something else: try again.',
+  ),
+  'err.database_unavailable': e(
+    '系統暫時未能處理，請再試。',
+    'O sistema não pode responder agora: tente de novo.',
+    'The system cannot answer right now: try again.',
+  ),
+  'err.shutting_down': e(
+    '伺服器正在重新啟動，請稍後再試。',
+    'O servidor está a reiniciar: tente daqui a pouco.',
+    'The server is restarting: try again shortly.',
+  ),
+  'err.internal_error': e(
+    '伺服器出錯，請求未有執行。',
+    'O servidor falhou; o pedido não teve efeito.',
+    'The server failed; the request did not take effect.',
+  ),
+  'err.cross_origin': e(
+    '請從本系統的網頁操作。',
+    'Use as páginas deste sistema.',
+    "Use this system's own pages.",
   ),
 
   'app.errorGeneric': e(

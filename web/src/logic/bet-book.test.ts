@@ -3,6 +3,7 @@ import type { Bet } from '../api/types.js';
 import {
   emptyBook,
   lastWithdrawable,
+  linesBySpot,
   repeatable,
   stakeOn,
   totalStake,
@@ -60,5 +61,55 @@ describe('the player bet book', () => {
     ].reduce(withBet, emptyBook(1));
     expect(winnings(settled)).toEqual({ winMinor: 1000, returnedMinor: 2000, settled: true });
     expect(winnings(book).settled).toBe(false);
+  });
+});
+
+describe('"Your bets" by spot', () => {
+  const bet = (betId: string, spot: string, stakeMinor: number, rollNo = 1) => ({
+    betId,
+    spot,
+    stakeMinor,
+    rollNo,
+  });
+
+  it('gives one line per spot with its total, in the order first bet on', () => {
+    const book = {
+      roundNo: 3,
+      bets: [
+        bet('a', 'small', 1000),
+        bet('b', 'total:9', 500),
+        bet('c', 'small', 1000),
+        bet('d', 'small', 5000, 2),
+      ],
+    };
+    expect(linesBySpot(book, 2)).toEqual([
+      { spot: 'small', count: 3, stakeMinor: 7000, standingMinor: 2000, winMinor: undefined },
+      { spot: 'total:9', count: 1, stakeMinor: 500, standingMinor: 500, winMinor: undefined },
+    ]);
+  });
+
+  it('sums the wins of a settled spot', () => {
+    const book = {
+      roundNo: 1,
+      bets: [
+        { ...bet('a', 'small', 1000), winMinor: 1000, returnedMinor: 2000 },
+        { ...bet('b', 'small', 500), winMinor: 500, returnedMinor: 1000 },
+        { ...bet('c', 'big', 500), winMinor: 0, returnedMinor: 0 },
+      ],
+    };
+    expect(linesBySpot(book, 1).map((l) => [l.spot, l.winMinor])).toEqual([
+      ['small', 1500],
+      ['big', 0],
+    ]);
+  });
+});
+
+describe('a bet heard twice (its answer and its event)', () => {
+  it('keeps its place, so Undo still takes back the last one placed', () => {
+    const a = { betId: 'a', spot: 'small', stakeMinor: 1000, rollNo: 1 };
+    const b = { betId: 'b', spot: 'big', stakeMinor: 1000, rollNo: 1 };
+    const book = withBet(withBet(withBet(emptyBook(1), a), b), a);
+    expect(book.bets.map((x) => x.betId)).toEqual(['a', 'b']);
+    expect(lastWithdrawable(book, 1)?.betId).toBe('b');
   });
 });

@@ -13,9 +13,16 @@ export interface BetBook {
 
 export const emptyBook = (roundNo: number): BetBook => ({ roundNo, bets: [] });
 
+/**
+ * The book with `bet` added, or updated where it already is: the answer to a
+ * bet and its event both bring it, in either order, and it keeps its place
+ * (Undo takes back the last placed).
+ */
 export const withBet = (book: BetBook, bet: Bet): BetBook => ({
   roundNo: book.roundNo,
-  bets: [...book.bets.filter((b) => b.betId !== bet.betId), bet],
+  bets: book.bets.some((b) => b.betId === bet.betId)
+    ? book.bets.map((b) => (b.betId === bet.betId ? bet : b))
+    : [...book.bets, bet],
 });
 
 export const withoutBet = (book: BetBook, betId: string): BetBook => ({
@@ -77,4 +84,40 @@ export interface RepeatBet {
 /** The bets to place again for "repeat": one per spot, stakes summed, in layout order of first placing. */
 export function repeatable(book: BetBook): RepeatBet[] {
   return [...stakesBySpot(book)].map(([spot, stakeMinor]) => ({ spot, stakeMinor }));
+}
+
+/** One line of "Your bets": a spot's bets together. */
+export interface SpotLine {
+  readonly spot: string;
+  readonly count: number;
+  readonly stakeMinor: number;
+  /** Art. 3.4: the part placed before a void roll, which stands. */
+  readonly standingMinor: number;
+  /** Once settled: what the spot's bets won (stakes back not counted), else undefined. */
+  readonly winMinor: number | undefined;
+}
+
+/** The bets grouped by spot, in the order each spot was first bet on. */
+export function linesBySpot(book: BetBook, rollNo: number): SpotLine[] {
+  const lines = new Map<string, SpotLine>();
+  for (const b of book.bets) {
+    const line = lines.get(b.spot) ?? {
+      spot: b.spot,
+      count: 0,
+      stakeMinor: 0,
+      standingMinor: 0,
+      winMinor: 0,
+    };
+    lines.set(b.spot, {
+      spot: b.spot,
+      count: line.count + 1,
+      stakeMinor: line.stakeMinor + b.stakeMinor,
+      standingMinor: line.standingMinor + (isWithdrawable(b, rollNo) ? 0 : b.stakeMinor),
+      winMinor:
+        line.winMinor === undefined || b.returnedMinor === undefined
+          ? undefined
+          : line.winMinor + (b.winMinor ?? 0),
+    });
+  }
+  return [...lines.values()];
 }

@@ -18,6 +18,9 @@ import { die, diceRow } from '../ui/dice.js';
 import { h } from '../ui/dom.js';
 import { bigDice, panel, resultBadges } from '../ui/widgets.js';
 
+/** Rounds the hot and cold numbers are counted over (the board's and the player's page). */
+export const HOT_WINDOW = 50;
+
 // Columns kept in the DOM; the grid shows as many of the newest as fit (see .road-grid).
 const BEAD_COLUMNS = 40;
 const ROAD_COLUMNS = 80;
@@ -157,17 +160,29 @@ function roadGrid(kind: string, label: string, cells: HTMLElement[]): HTMLElemen
   );
 }
 
-export function roadsPanel(history: readonly HistoryEntry[]): HTMLElement {
+/** Which roads to draw: both (the board), or one of them (the player's page, one tab each). */
+export type RoadKind = 'both' | 'bigSmall' | 'oddEven';
+
+export function roadsPanel(history: readonly HistoryEntry[], kind: RoadKind = 'both'): HTMLElement {
   const rounds = history.map((r) => ({ roundNo: r.roundNo, dice: r.dice }));
+  const bs = kind !== 'oddEven';
+  const oe = kind !== 'bigSmall';
+  const title = [bs ? t('board.bigSmall') : null, oe ? t('board.oddEven') : null]
+    .filter((x) => x !== null)
+    .join(' · ');
   const el = panel(
-    `${t('board.bigSmall')} · ${t('board.oddEven')}`,
+    title,
     h(
       'div',
       { class: 'roads' },
-      beadGrid(rounds, bigSmallOf, `${t('board.bigSmall')} — ${t('board.beadPlate')}`),
-      roadGridOf(rounds, bigSmallOf, true, `${t('board.bigSmall')} — ${t('board.bigRoad')}`),
-      beadGrid(rounds, oddEvenOf, `${t('board.oddEven')} — ${t('board.beadPlate')}`),
-      roadGridOf(rounds, oddEvenOf, false, `${t('board.oddEven')} — ${t('board.bigRoad')}`),
+      bs ? beadGrid(rounds, bigSmallOf, `${t('board.bigSmall')} — ${t('board.beadPlate')}`) : null,
+      bs
+        ? roadGridOf(rounds, bigSmallOf, true, `${t('board.bigSmall')} — ${t('board.bigRoad')}`)
+        : null,
+      oe ? beadGrid(rounds, oddEvenOf, `${t('board.oddEven')} — ${t('board.beadPlate')}`) : null,
+      oe
+        ? roadGridOf(rounds, oddEvenOf, false, `${t('board.oddEven')} — ${t('board.bigRoad')}`)
+        : null,
     ),
     h('p', { class: 'small muted legend' }, t('board.legendTriple')),
   );

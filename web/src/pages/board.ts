@@ -14,11 +14,8 @@ import { h, replaceChildren } from '../ui/dom.js';
 import { LayoutBoard } from '../ui/layout-board.js';
 import { shell } from '../ui/shell.js';
 import { Countdown, liveBadge, phasePill } from '../ui/widgets.js';
-import { hotColdPanel, resultCard, resultsTable, roadsPanel } from './board-panels.js';
+import { HOT_WINDOW, hotColdPanel, resultCard, resultsTable, roadsPanel } from './board-panels.js';
 import type { Page } from './page.js';
-
-/** Rounds the hot and cold numbers are counted over. */
-const HOT_WINDOW = 50;
 
 export function boardPage(me: Me, tableId: string): Page {
   const main = h('main', { class: 'page page-board' });
@@ -90,16 +87,21 @@ export function boardPage(me: Me, tableId: string): Page {
     countdown.showBetting(view, feed.clock.now());
   };
 
-  const feed = new TableFeed(tableId, {
-    onView: (v) => {
-      view = v;
-      render();
+  // The summary feed, each event applied to the view: the board needs no one's bets.
+  const feed = new TableFeed(
+    tableId,
+    {
+      onView: (v) => {
+        view = v;
+        render();
+      },
+      onStatus: (s) => {
+        live = s;
+        render();
+      },
     },
-    onStatus: (s) => {
-      live = s;
-      render();
-    },
-  });
+    'events',
+  );
   void feed.start();
   const timer = window.setInterval(tick, 250);
   const off = onLanguage(() => {

@@ -1,15 +1,16 @@
 /** The player page's side panels and chip rack, drawn from the page's state. */
 import { spotById } from '../../../src/rules/index.js';
-import type { TableView } from '../api/types.js';
+import type { HistoryEntry, TableView } from '../api/types.js';
 import type { RollVerdict } from '../app/roll-check.js';
 import { art, lang, t } from '../i18n/i18n.js';
 import { spotName } from '../i18n/spot-names.js';
-import { type BetBook, isWithdrawable, totalStake, winnings } from '../logic/bet-book.js';
+import { type BetBook, linesBySpot, totalStake, winnings } from '../logic/bet-book.js';
 import { chipTone } from '../logic/chips.js';
 import { lastResult } from '../logic/last-result.js';
 import { chipLabel } from '../logic/money.js';
 import { h } from '../ui/dom.js';
 import { bigDice, historyStrip, panel, resultBadges, shortHex } from '../ui/widgets.js';
+import { HOT_WINDOW, hotColdPanel, roadsPanel } from './board-panels.js';
 
 export function chipRack(
   chips: readonly number[],
@@ -51,9 +52,10 @@ export function resultPanel(v: TableView): HTMLElement {
   const last = lastResult(v.lastRound, v.history, v.paytable);
   const thisRound =
     last !== null && last.roundNo === v.roundNo && (v.phase === 'revealed' || v.phase === 'paid');
-  const title = thisRound
-    ? `${t('player.dice')} · ${t('app.round')} ${last.roundNo}`
-    : t('player.lastResult');
+  const title =
+    last === null
+      ? t('player.lastResult')
+      : `${thisRound ? t('player.dice') : t('player.lastResult')} · ${t('app.round')} ${last.roundNo}`;
   const body =
     last === null
       ? h('p', { class: 'muted' }, t('board.noHistory'))
@@ -71,15 +73,14 @@ export function resultPanel(v: TableView): HTMLElement {
             ),
             resultBadges(last.dice),
           ),
-          thisRound
-            ? h('p', { class: 'lit-note' }, t('player.lit'))
-            : h('p', { class: 'muted small' }, `${t('app.round')} ${last.roundNo}`),
+          thisRound ? h('p', { class: 'lit-note' }, t('player.lit')) : null,
         );
   const el = panel(title, body, v.history.length > 0 ? historyStrip(v.history, 12) : null);
   el.classList.add('panel-result');
   return el;
 }
 
+/** "Your bets": one line per spot with its total (not one per chip), no inner scroll. */
 export function betsPanel(
   v: TableView,
   bets: BetBook,
@@ -88,23 +89,25 @@ export function betsPanel(
   if (bets.bets.length === 0)
     return panel(t('player.yourBets'), h('p', { class: 'muted' }, t('player.noBets')));
   const won = winnings(bets);
-  const rows = bets.bets.map((b) => {
-    const spot = spotById(b.spot);
-    const name = spot === undefined ? b.spot : spotName(spot, lang());
-    const standing = !isWithdrawable(b, v.rollNo);
+  const rows = linesBySpot(bets, v.rollNo).map((line) => {
+    const spot = spotById(line.spot);
+    const name = spot === undefined ? line.spot : spotName(spot, lang());
     let outcome: HTMLElement | null = null;
-    if (b.returnedMinor !== undefined) {
+    if (line.winMinor !== undefined) {
       outcome =
-        (b.winMinor ?? 0) > 0
-          ? h('span', { class: 'won' }, t('player.won', { amount: money(b.winMinor!) }))
+        line.winMinor > 0
+          ? h('span', { class: 'won' }, t('player.won', { amount: money(line.winMinor) }))
           : h('span', { class: 'lost' }, t('player.lost'));
     }
     return h(
       'li',
-      { class: 'bet-row' },
+      { class: 'bet-row', 'data-spot': line.spot },
       h('span', { class: 'bet-name', title: spot?.names.pt ?? '' }, name),
-      standing ? h('span', { class: 'standing', title: art('3.4') }, t('player.standing')) : null,
-      h('span', { class: 'bet-stake' }, money(b.stakeMinor)),
+      line.count > 1 ? h('span', { class: 'bet-count' }, `×${line.count}`) : null,
+      line.standingMinor > 0
+        ? h('span', { class: 'standing', title: art('3.4') }, t('player.standing'))
+        : null,
+      h('span', { class: 'bet-stake' }, money(line.stakeMinor)),
       outcome,
     );
   });
@@ -194,5 +197,64 @@ export function sealPanel(v: TableView, verdict: RollVerdict): HTMLElement {
     ),
     verdictLine(verdict),
     detail,
+  );
+}
+
+export type Trend = 'bigSmall' | 'oddEven' | 'hot';
+const TRENDS: readonly Trend[] = ['bigSmall', 'oddEven', 'hot'];
+
+/**
+ * The display board's roads and hot and cold numbers (board-panels.ts), one at
+ * a time behind tabs, so a player need not open the board to see them.
+ */
+export function trendsPanel(
+  history: readonly HistoryEntry[],
+  shown: Trend,
+  choose: (trend: Trend) => void,
+): HTMLElement {
+  const label: Readonly<Record<Trend, string>> = {
+    bigSmall: t('board.bigSmall'),
+    oddEven: t('board.oddEven'),
+    hot: `${t('board.hot')} / ${t('board.cold')}`,
+  };
+  const tab = (trend: Trend): HTMLElement =>
+    h(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        id: `trend-${trend}`,
+        class: 'trend-tab',
+        'data-focus': `trend:${trend}`,
+        'aria-selected': String(trend === shown),
+        'aria-controls': 'trend-body',
+        tabindex: trend === shown ? 0 : -1,
+        onclick: () => choose(trend),
+        onkeydown: (e: Event) => {
+          const key = (e as KeyboardEvent).key;
+          if (key !== 'ArrowLeft' && key !== 'ArrowRight') return;
+          e.preventDefault();
+          const step = key === 'ArrowRight' ? 1 : TRENDS.length - 1;
+          const other = TRENDS[(TRENDS.indexOf(trend) + step) % TRENDS.length]!;
+          choose(other);
+          document.getElementById(`trend-${other}`)?.focus();
+        },
+      },
+      label[trend],
+    );
+  const body = shown === 'hot' ? hotColdPanel(history, HOT_WINDOW) : roadsPanel(history, shown);
+  body.id = 'trend-body';
+  body.setAttribute('role', 'tabpanel');
+  body.setAttribute('aria-labelledby', `trend-${shown}`);
+  body.querySelector('.panel-title')?.remove();
+  return h(
+    'section',
+    { class: 'panel trends', 'aria-label': t('player.trends') },
+    h(
+      'div',
+      { class: 'trend-tabs', role: 'tablist', 'aria-label': t('player.trends') },
+      TRENDS.map(tab),
+    ),
+    body,
   );
 }

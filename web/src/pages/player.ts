@@ -5,9 +5,9 @@
  */
 import { spotById, type Spot } from '../../../src/rules/index.js';
 import { me as fetchMe, myBets, placeBet, withdrawBet } from '../api/endpoints.js';
-import { newKey } from '../api/http.js';
-import type { LiveStatus } from '../api/live.js';
-import type { Me, RoundEvent, TableView } from '../api/types.js';
+import { ApiError, newKey } from '../api/http.js';
+import type { BatchAnswer, LiveStatus } from '../api/live.js';
+import type { Bet, Me, RoundEvent, TableView } from '../api/types.js';
 import { RollCheck } from '../app/roll-check.js';
 import { rememberTable } from '../app/session.js';
 import { TableFeed } from '../app/table-feed.js';
@@ -24,7 +24,15 @@ import { LayoutBoard } from '../ui/layout-board.js';
 import { shell } from '../ui/shell.js';
 import { toast, toastError } from '../ui/status.js';
 import { Countdown, tableBar } from '../ui/widgets.js';
-import { betsPanel, chipRack, resultPanel, sealPanel, winsBySpot } from './player-panels.js';
+import {
+  betsPanel,
+  chipRack,
+  resultPanel,
+  sealPanel,
+  type Trend,
+  trendsPanel,
+  winsBySpot,
+} from './player-panels.js';
 import type { Page } from './page.js';
 
 const TICK_MS = 250;
@@ -52,6 +60,7 @@ class PlayerPage implements Page {
   private queue: Promise<unknown> = Promise.resolve();
   private pending = 0;
   private wasOpen = false;
+  private trend: Trend = 'bigSmall';
   private readonly seal = new RollCheck();
   private readonly countdown = new Countdown();
   private readonly feed: TableFeed;
@@ -82,20 +91,26 @@ class PlayerPage implements Page {
       this.parts.announce,
     );
     this.el = shell({ me, tableId, active: 'table' }, this.main);
-    this.feed = new TableFeed(tableId, {
-      onView: (v) => this.onView(v),
-      onEvent: (e) => this.onEvent(e),
-      onStatus: (s) => {
-        this.live = s;
-        this.renderBar();
-        this.markLayout();
+    // The summary feed: the table's course and this player's own bets, each event applied
+    // to the view as it comes (no refetch of the whole view after every burst).
+    this.feed = new TableFeed(
+      tableId,
+      {
+        onView: (v) => this.onView(v),
+        onEvent: (e) => this.onEvent(e),
+        onStatus: (s) => {
+          this.live = s;
+          this.renderBar();
+          this.markLayout();
+        },
+        // A deposit or withdrawal at the cage shows at once, not at the next payout.
+        onWallet: (balanceMinor) => {
+          this.balance = balanceMinor;
+          this.renderRack();
+        },
       },
-      // A deposit or withdrawal at the cage shows at once, not at the next payout.
-      onWallet: (balanceMinor) => {
-        this.balance = balanceMinor;
-        this.renderRack();
-      },
-    });
+      'events',
+    );
     void this.feed.start();
     const tick = window.setInterval(() => this.tick(), TICK_MS);
     const keys = (e: KeyboardEvent) => this.onKey(e);
@@ -113,6 +128,7 @@ class PlayerPage implements Page {
   }
 
   private onView(view: TableView): void {
+    const first = this.view === null;
     const newRound = view.roundNo !== this.bets.roundNo;
     this.view = view;
     if (newRound) {
@@ -120,8 +136,9 @@ class PlayerPage implements Page {
       if (this.bets.bets.length > 0) this.saveRepeat(book.repeatable(this.bets));
       this.bets = book.emptyBook(view.roundNo);
       this.voided = view.rollNo > 1 && view.phase !== 'paid' && view.phase !== 'revealed';
-      void this.loadBets();
     }
+    // A new round starts with no bets; only the page's first view (or a jump) needs them fetched.
+    if (first || (newRound && view.phase !== 'covered')) void this.loadBets();
     if (view.phase === 'betting')
       this.seal.sawCommitment(view.roundNo, view.rollNo, view.commitmentHex);
     this.seal.update(view, () => this.renderSide());
@@ -136,7 +153,8 @@ class PlayerPage implements Page {
   }
 
   private onEvent(event: RoundEvent): void {
-    const mine = (event['bet'] as { playerId?: string } | undefined)?.playerId === this.me.user.id;
+    // The summary feed sends this player's own bet events only (from this page or another).
+    const bet = event['bet'] as Bet | undefined;
     switch (event.type) {
       case 'betting-opened':
         this.seal.sawCommitment(
@@ -161,8 +179,16 @@ class PlayerPage implements Page {
         void this.loadBalance();
         break;
       case 'bet-placed':
+        if (bet !== undefined && event.roundNo === this.bets.roundNo) {
+          this.bets = book.withBet(this.bets, bet);
+          this.render();
+        }
+        break;
       case 'bet-withdrawn':
-        if (mine) void this.loadBets();
+        if (bet !== undefined) {
+          this.bets = book.withoutBet(this.bets, bet.betId);
+          this.render();
+        }
         break;
     }
   }
@@ -174,7 +200,7 @@ class PlayerPage implements Page {
       this.bets = { roundNo: answer.roundNo, bets: answer.bets };
       this.render();
     } catch (error) {
-      toastError(error);
+      this.fail(error);
     }
   }
 
@@ -184,7 +210,7 @@ class PlayerPage implements Page {
       this.balance = this.me.wallet?.balanceMinor ?? null;
       this.render();
     } catch (error) {
-      toastError(error);
+      this.fail(error);
     }
   }
 
@@ -225,7 +251,7 @@ class PlayerPage implements Page {
       this.render();
       return true;
     } catch (error) {
-      toastError(error);
+      this.fail(error);
       return false;
     }
   }
@@ -249,7 +275,7 @@ class PlayerPage implements Page {
       this.render();
       return true;
     } catch (error) {
-      toastError(error);
+      this.fail(error);
       return false;
     }
   }
@@ -273,23 +299,57 @@ class PlayerPage implements Page {
     else toast(t('player.nothingToWithdraw'));
   }
 
+  /** Withdraws every bet of this roll in one socket message (Art. 3.4: earlier rolls' bets stand). */
   private async clearAll(): Promise<void> {
-    const rollNo = this.view?.rollNo ?? 0;
-    for (const bet of [...this.bets.bets].reverse()) {
-      if (book.isWithdrawable(bet, rollNo) && !(await this.withdraw(bet))) return;
+    if (!this.bettingOpen()) {
+      this.refuseClosed();
+      return;
     }
+    const rollNo = this.view?.rollNo ?? 0;
+    const betIds = this.bets.bets.filter((b) => book.isWithdrawable(b, rollNo)).map((b) => b.betId);
+    if (betIds.length === 0) {
+      toast(t('player.nothingToWithdraw'));
+      return;
+    }
+    for (const chunk of chunks(betIds)) {
+      const answer = await this.feed.request({ type: 'withdraw-bets', betIds: chunk });
+      for (const r of answer.results) if (r.ok) this.bets = book.withoutBet(this.bets, r.betId);
+      if (!this.took(answer)) return;
+    }
+    this.say(t('player.cleared'));
   }
 
+  /** Places last round's bets again in one socket message (one transaction on the server). */
   private async repeat(): Promise<void> {
     if (this.repeatBets.length === 0) {
       toast(t('player.nothingToRepeat'));
       return;
     }
-    for (const r of this.repeatBets) {
-      const spot = spotById(r.spot);
-      if (spot === undefined || !this.odds?.offered.has(spot.id)) continue;
-      if (!(await this.bet(spot, r.stakeMinor))) return;
+    if (!this.bettingOpen()) {
+      this.refuseClosed();
+      return;
     }
+    const bets = this.repeatBets
+      .filter((r) => this.odds?.offered.has(r.spot) === true)
+      .map((r) => ({ betId: newKey('b'), spot: r.spot, stakeMinor: r.stakeMinor }));
+    for (const chunk of chunks(bets)) {
+      const answer = await this.feed.request({ type: 'place-bets', bets: chunk });
+      for (const r of answer.results) if (r.ok) this.bets = book.withBet(this.bets, r.bet);
+      if (!this.took(answer)) return;
+    }
+    this.say(t('player.repeated', { stake: this.money(book.totalStake(this.bets)) }));
+  }
+
+  /** Shows a batch's outcome: the balance after it, and its first refusal if any (false then). */
+  private took(answer: BatchAnswer): boolean {
+    this.balance = answer.balanceMinor;
+    this.render();
+    const refused = answer.results.find((r) => !r.ok);
+    if (refused !== undefined && !refused.ok) {
+      this.fail(new ApiError(409, refused.error));
+      return false;
+    }
+    return true;
   }
 
   /**
@@ -302,7 +362,7 @@ class PlayerPage implements Page {
     this.pending++;
     this.queue = this.queue
       .then(action)
-      .catch(toastError)
+      .catch((error: unknown) => this.fail(error))
       .finally(() => {
         this.pending--;
       });
@@ -313,6 +373,7 @@ class PlayerPage implements Page {
     if (this.pending === 0) this.run(action);
   }
 
+  /** 1–6 pick a chip; U, C and R are Undo, Clear and Repeat (shown on the page and in docs/web.md). */
   private onKey(e: KeyboardEvent): void {
     const target = e.target as HTMLElement | null;
     if (
@@ -327,7 +388,14 @@ class PlayerPage implements Page {
       this.chip = chips[n - 1]!;
       this.say(t('player.chip', { value: this.money(this.chip) }));
       this.renderRack();
+      return;
     }
+    const action = SHORTCUTS[e.key.toLowerCase()];
+    if (action === undefined || e.repeat) return;
+    e.preventDefault();
+    if (action === 'undo') this.run(() => this.withdrawOn(undefined));
+    else if (action === 'clear') this.runAlone(() => this.clearAll());
+    else this.runAlone(() => this.repeat());
   }
 
   // ---- drawing ------------------------------------------------------------
@@ -338,6 +406,17 @@ class PlayerPage implements Page {
 
   private money(minor: number): string {
     return formatMoney(minor, this.view?.currency ?? this.me.wallet?.currency ?? '');
+  }
+
+  /** A refusal in the player's language, naming the table's limits in its currency. */
+  private fail(error: unknown): void {
+    const v = this.view;
+    toastError(
+      error,
+      v === null
+        ? undefined
+        : { min: this.money(v.stakeMinorMin), max: this.money(v.stakeMinorMax) },
+    );
   }
 
   private say(text: string): void {
@@ -441,6 +520,8 @@ class PlayerPage implements Page {
             type: 'button',
             class: 'btn',
             'data-focus': 'undo',
+            'aria-keyshortcuts': 'U',
+            title: t('player.shortcut', { key: 'U' }),
             disabled: !canUndo,
             onclick: () => this.run(() => this.withdrawOn(undefined)),
           },
@@ -453,6 +534,8 @@ class PlayerPage implements Page {
             type: 'button',
             class: 'btn',
             'data-focus': 'clear',
+            'aria-keyshortcuts': 'C',
+            title: t('player.shortcut', { key: 'C' }),
             disabled: !canUndo,
             onclick: () => this.runAlone(() => this.clearAll()),
           },
@@ -465,6 +548,8 @@ class PlayerPage implements Page {
             type: 'button',
             class: 'btn btn-gold',
             'data-focus': 'repeat',
+            'aria-keyshortcuts': 'R',
+            title: t('player.shortcut', { key: 'R' }),
             disabled: this.repeatBets.length === 0 || !this.bettingOpen(),
             onclick: () => this.runAlone(() => this.repeat()),
           },
@@ -501,6 +586,10 @@ class PlayerPage implements Page {
         ? h('p', { class: 'notice notice-void', role: 'note' }, t('player.voidNotice'))
         : null,
       betsPanel(v, this.bets, (minor) => this.money(minor)),
+      trendsPanel(v.history, this.trend, (trend) => {
+        this.trend = trend;
+        this.renderSide();
+      }),
       sealPanel(v, this.seal.current()),
       h('p', { class: 'keys-help' }, t('player.keys')),
     );
@@ -517,6 +606,23 @@ class PlayerPage implements Page {
       this.render();
     }
   }
+}
+
+/** The rack's keyboard shortcuts (the buttons carry them in aria-keyshortcuts). */
+const SHORTCUTS: Readonly<Record<string, 'undo' | 'clear' | 'repeat'>> = {
+  u: 'undo',
+  c: 'clear',
+  r: 'repeat',
+};
+
+/** A socket message carries at most this many bets (BETS_PER_MESSAGE_MAX, docs/api.md). */
+const BETS_PER_MESSAGE_MAX = 20;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += BETS_PER_MESSAGE_MAX)
+    out.push(items.slice(i, i + BETS_PER_MESSAGE_MAX));
+  return out;
 }
 
 const repeatKey = (tableId: string): string => `cussec.repeat.${tableId}`;

@@ -145,6 +145,21 @@ export class LayoutBoard {
       );
     }
     this.el.addEventListener('keydown', (e) => this.onKey(e));
+    // The layout is one tab stop (a roving tabindex): Tab goes on to the chip rack, the
+    // arrow keys move between spots. The spot last focused is the one Tab comes back to.
+    if (options.mode !== 'board') {
+      this.el.addEventListener('focusin', (e) => {
+        if (e.target instanceof HTMLButtonElement && e.target.dataset['spot'] !== undefined)
+          this.rove(e.target);
+      });
+      const first = this.buttons.values().next().value;
+      if (first !== undefined) this.rove(first);
+    }
+  }
+
+  /** Makes `button` the layout's one tab stop. */
+  private rove(button: HTMLButtonElement): void {
+    for (const b of this.buttons.values()) b.tabIndex = b === button ? 0 : -1;
   }
 
   private section(id: GroupId, spots: readonly Spot[]): HTMLElement {
@@ -170,7 +185,6 @@ export class LayoutBoard {
 
   private button(spot: Spot, inTop: boolean): HTMLButtonElement {
     const pays = payLabel(this.options.odds.pays(spot));
-    const interactive = this.options.mode === 'player';
     const button = h(
       'button',
       {
@@ -181,7 +195,7 @@ export class LayoutBoard {
         title: tooltip(spot, pays),
         // The top block is a grid with named areas so it can take a Macau shape on a wide screen.
         style: inTop ? `grid-area: ${topArea(spot)}` : null,
-        tabindex: interactive ? null : this.options.mode === 'board' ? -1 : null,
+        tabindex: this.options.mode === 'board' ? -1 : null,
         onclick: () => this.options.onBet?.(spot),
       },
       spotFace(spot, pays),
@@ -240,7 +254,11 @@ export class LayoutBoard {
     const dir = DIRECTION_OF_KEY[e.key];
     const current = this.focusedSpot();
     if (current === undefined) return;
-    if (dir !== undefined) {
+    if (e.key === 'Home' || e.key === 'End') {
+      e.preventDefault();
+      const all = [...this.buttons.values()].filter((b) => b.offsetParent !== null);
+      (e.key === 'Home' ? all[0] : all.at(-1))?.focus();
+    } else if (dir !== undefined) {
       const from = this.buttons.get(current.id)!;
       const all = [...this.buttons.values()].filter((b) => b !== from && b.offsetParent !== null);
       const rect = (b: HTMLElement) => {

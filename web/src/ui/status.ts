@@ -4,9 +4,8 @@
  * request, the article (docs/api.md error shape).
  */
 import { ApiError } from '../api/http.js';
-import type { Key } from '../i18n/dict.js';
-import { DICT } from '../i18n/dict.js';
-import { art, t } from '../i18n/i18n.js';
+import { type ErrorAmounts, errorSentence } from '../i18n/errors.js';
+import { art, lang, t } from '../i18n/i18n.js';
 import { h } from './dom.js';
 
 /** How long a message stays: a confirmation briefly, what needs reading longer. */
@@ -57,20 +56,23 @@ export function toast(text: string, tone: Tone = 'info', article?: string): void
 }
 
 /**
- * A message for an error in the user's language only: the known code's
- * sentence, else a general one naming the code. The server's English message
- * (with ids and amounts in minor units) never reaches the screen.
+ * A message for an error in the user's language only (i18n/errors.ts): the
+ * code's sentence, with the table's limits where it names them. The server's
+ * English message (with ids and amounts in minor units) never reaches the screen.
  */
-export function errorText(error: unknown): { text: string; article?: string } {
+export function errorText(
+  error: unknown,
+  amounts?: ErrorAmounts,
+): { text: string; article?: string } {
   if (error instanceof ApiError) {
-    const key = `err.${error.code}`;
-    const text = key in DICT ? t(key as Key) : t('app.errorGeneric', { code: error.code });
+    const text = errorSentence(lang(), error.code, amounts);
     return error.article === undefined ? { text } : { text, article: error.article };
   }
+  // The page's own check (already in the user's language, e.g. an amount that is not one).
   return { text: error instanceof Error ? error.message : String(error) };
 }
 
-export function toastError(error: unknown): void {
-  const { text, article } = errorText(error);
+export function toastError(error: unknown, amounts?: ErrorAmounts): void {
+  const { text, article } = errorText(error, amounts);
   toast(text, 'error', article);
 }

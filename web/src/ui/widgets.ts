@@ -121,7 +121,12 @@ export function historyStrip(history: readonly HistoryEntry[], count: number): H
   const recent = history.slice(-count).reverse();
   return h(
     'ol',
-    { class: 'history-strip', 'aria-label': t('board.results') },
+    {
+      class: 'history-strip',
+      'aria-label': t('board.results'),
+      // Equal columns that share the width: the newest `count` always fit, none cut off.
+      style: `grid-template-columns: repeat(${count}, minmax(0, 1fr))`,
+    },
     recent.map((r) =>
       h(
         'li',

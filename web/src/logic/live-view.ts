@@ -1,0 +1,129 @@
+/**
+ * A table's view kept up to date from its events alone (the socket's `summary`
+ * feed), as the round machine of src/table moves its state: the phase, round
+ * and roll, the sealed roll's commitment, the betting deadline, the result and
+ * the history. Pure, so a page applies each event as it comes instead of
+ * fetching the whole view again after every burst.
+ *
+ * What events do not carry is left as the last fetched view had it: the
+ * table's settings (they change between rounds only, so a page fetches the
+ * view once per new round) and `allowed`, the croupier's steps (the player's
+ * page does not use it).
+ */
+import type {
+  HistoryEntry,
+  LastRound,
+  Phase,
+  RoundEvent,
+  StakesMessage,
+  TableView,
+  Triple,
+} from '../api/types.js';
+
+/** The server keeps this many results in a view (HISTORY_ROUNDS_MAX of src/server/hub.ts). */
+export const HISTORY_MAX = 100;
+
+const field = <T>(event: RoundEvent, name: string): T => event[name] as T;
+
+/** The view after `event` (journal entry `seq`); events of another table are the caller's error. */
+export function applyEvent(view: TableView, event: RoundEvent, seq: number): TableView {
+  const at: TableView = {
+    ...view,
+    roundNo: event.roundNo,
+    rollNo: event.rollNo,
+    lastEventSeq: Math.max(view.lastEventSeq, seq),
+  };
+  const phase = (p: Phase): TableView => ({ ...at, phase: p });
+  switch (event.type) {
+    case 'dome-covered':
+      // Art. 3.3: after a void roll the same round goes on; otherwise a new one starts.
+      return {
+        ...phase('covered'),
+        leverPulls: 0,
+        commitmentHex: null,
+        bettingDeadlineMs: null,
+        ...(field<boolean>(event, 'newRound')
+          ? { stakesBySpotMinor: {}, betCount: 0, totalStakeMinor: 0, lastRound: null }
+          : {}),
+      };
+    case 'latches-fastened':
+      return phase('latched');
+    case 'lever-pulled':
+      // Art. 2.1: three pulls in a row; dice-shaken follows the third.
+      return { ...phase('shaking'), leverPulls: field<number>(event, 'pullNo') };
+    case 'dice-shaken':
+      return { ...phase('shaken'), commitmentHex: field<string | null>(event, 'commitmentHex') };
+    case 'betting-opened':
+      return {
+        ...phase('betting'),
+        commitmentHex: field<string | null>(event, 'commitmentHex'),
+        bettingDeadlineMs: field<number | null>(event, 'deadlineMs'),
+      };
+    case 'bet-placed':
+    case 'bet-withdrawn':
+      return { ...at, totalStakeMinor: field<number>(event, 'totalStakeMinor') };
+    case 'bell-rung':
+      return { ...phase('closed'), bettingDeadlineMs: null };
+    case 'dome-lifted':
+      return phase('lifted');
+    case 'roll-voided':
+      // Art. 3.3: the roll is repeated under the next roll number; the bets stand (Art. 3.4).
+      return {
+        ...phase('voided'),
+        rollNo: field<number>(event, 'nextRollNo'),
+        leverPulls: 0,
+        commitmentHex: null,
+      };
+    case 'dice-revealed':
+      // The seal opens (Art. 2.1); round-settled, in the same commit, carries the winners.
+      return {
+        ...at,
+        lastRound: {
+          roundNo: event.roundNo,
+          rollNo: event.rollNo,
+          dice: field<Triple>(event, 'dice'),
+          winningSpots: [],
+          nonceHex: field<string>(event, 'nonceHex'),
+          commitmentHex: field<string>(event, 'commitmentHex'),
+        },
+      };
+    case 'round-settled':
+      return settled(at, event);
+    case 'prizes-paid':
+      return phase('paid');
+    default:
+      // dice-read announces what round-settled then carries.
+      return at;
+  }
+}
+
+function settled(view: TableView, event: RoundEvent): TableView {
+  const dice = field<Triple>(event, 'dice');
+  const sealed = view.lastRound?.roundNo === event.roundNo ? view.lastRound : null;
+  const lastRound: LastRound = {
+    roundNo: event.roundNo,
+    rollNo: event.rollNo,
+    dice,
+    winningSpots: field<readonly string[]>(event, 'winningSpots'),
+    nonceHex: sealed?.nonceHex ?? null,
+    commitmentHex: sealed?.commitmentHex ?? null,
+  };
+  const entry: HistoryEntry = { roundNo: event.roundNo, dice, total: dice[0] + dice[1] + dice[2] };
+  return {
+    ...view,
+    phase: 'revealed',
+    lastRound,
+    history: [...view.history, entry].slice(-HISTORY_MAX),
+  };
+}
+
+/** The table's stakes from a `stakes` message, unless the view has moved past it. */
+export function applyStakes(view: TableView, stakes: Omit<StakesMessage, 'type'>): TableView {
+  if (stakes.roundNo !== view.roundNo || stakes.rollNo !== view.rollNo) return view;
+  return {
+    ...view,
+    stakesBySpotMinor: stakes.stakesBySpotMinor,
+    betCount: stakes.betCount,
+    totalStakeMinor: stakes.totalStakeMinor,
+  };
+}
