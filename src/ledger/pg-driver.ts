@@ -11,7 +11,7 @@ import type { PoolClient, QueryResultRow } from 'pg';
 import type { ChainedEntry } from '../journal/index.js';
 import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS, USER_COLUMNS } from './sql-columns.js';
 import type { TableLock } from './store.js';
-import type { CommandRow, NewUserRow, TableRow, TxDriver } from './tx.js';
+import type { CommandRow, NewUserRow, TableReadRow, TableRow, TxDriver } from './tx.js';
 import type { Account, Transfer } from './types.js';
 import type { UserRow } from './users.js';
 
@@ -112,8 +112,8 @@ export class PgTxDriver implements TxDriver {
     );
   }
 
-  async selectTable(id: string, lock: TableLock): Promise<TableRow | undefined> {
-    const rows = await this.q<TableRow>(
+  async selectTable(id: string, lock: TableLock): Promise<TableReadRow | undefined> {
+    const rows = await this.q<TableReadRow>(
       undefined,
       `SELECT ${TABLE_COLUMNS} FROM tables WHERE id = $1 ${TABLE_LOCK_SQL[lock]}`,
       [id],
@@ -146,6 +146,15 @@ export class PgTxDriver implements TxDriver {
       [stateJson, configJson ?? null, nowMs, id, expectedVersion],
     );
     return rows[0]?.version;
+  }
+
+  async updateTableLease(id: string, holder: string): Promise<number | undefined> {
+    const rows = await this.q<{ epoch: number }>(
+      'cussec_take_table_lease',
+      'UPDATE tables SET lease_epoch = lease_epoch + 1, lease_holder = $2 WHERE id = $1 RETURNING lease_epoch AS epoch',
+      [id, holder],
+    );
+    return rows[0]?.epoch;
   }
 
   async selectTableVersion(id: string, lock: TableLock): Promise<number | undefined> {

@@ -45,7 +45,7 @@ import {
   type TransactionOptions,
   type Tx,
 } from './store.js';
-import { DriverTx, type TableRow, toTableRecord } from './tx.js';
+import { DriverTx, type TableReadRow, toTableRecord } from './tx.js';
 import type { Account, Currency, Transfer } from './types.js';
 import {
   assertInstant,
@@ -396,7 +396,10 @@ class PgStore implements Store {
   }
 
   async getTable(id: string): Promise<TableRecord | undefined> {
-    const row = await this.one<TableRow>(`SELECT ${TABLE_COLUMNS} FROM tables WHERE id = $1`, id);
+    const row = await this.one<TableReadRow>(
+      `SELECT ${TABLE_COLUMNS} FROM tables WHERE id = $1`,
+      id,
+    );
     return row === undefined ? undefined : toTableRecord(row);
   }
 

@@ -44,7 +44,7 @@ import {
   type TransactionOptions,
   type Tx,
 } from './store.js';
-import { DriverTx, type TableRow, toTableRecord } from './tx.js';
+import { DriverTx, type TableReadRow, toTableRecord } from './tx.js';
 import type { Account, Currency, Transfer } from './types.js';
 import {
   assertInstant,
@@ -250,7 +250,10 @@ class SqliteStore implements Store {
   }
 
   async getTable(id: string): Promise<TableRecord | undefined> {
-    const row = await this.one<TableRow>(`SELECT ${TABLE_COLUMNS} FROM tables WHERE id = ?`, id);
+    const row = await this.one<TableReadRow>(
+      `SELECT ${TABLE_COLUMNS} FROM tables WHERE id = ?`,
+      id,
+    );
     return row === undefined ? undefined : toTableRecord(row);
   }
 

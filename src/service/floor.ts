@@ -33,6 +33,12 @@ export interface FloorOptions {
   readonly pollMs?: number;
   /** How often a node tries to take the leases of tables nobody holds. */
   readonly leaseSweepMs?: number;
+  /**
+   * Takes a table's lease when nobody holds it; true while this node holds it.
+   * A floor passes CommandRouter.take, so that the lease's epoch goes with it;
+   * by default the cluster's lease alone.
+   */
+  readonly takeLease?: (tableId: string) => Promise<boolean>;
 }
 
 const ROUND_EVENTS = new Set<string>(EVENT_TYPES);
@@ -165,7 +171,9 @@ export class Floor {
       for (const tableId of await this.options.store.listTables()) {
         const key = `table:${tableId}`;
         const held = this.options.store.cluster.holds(key);
-        if (!(await this.options.store.cluster.tryLease(key))) continue;
+        const taken = await (this.options.takeLease?.(tableId) ??
+          this.options.store.cluster.tryLease(key));
+        if (!taken) continue;
         if (held && this.timers.has(tableId)) continue;
         const snap = await this.options.service.snapshot(tableId);
         if (snap?.state.phase === 'betting' && snap.state.bettingDeadlineMs !== null)
