@@ -18,7 +18,7 @@
  *   idempotency key, which lands once whichever node runs the retry.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { type Store, StoreUnavailableError } from '../ledger/index.js';
+import { rethrowUnavailable, type Store, StoreUnavailableError } from '../ledger/index.js';
 import type { CommandOutcome, CommandPlacement, CommandRequest } from './table-service.js';
 
 /** The internal route a holder takes other nodes' commands on; never for clients. */
@@ -106,15 +106,20 @@ export class CommandRouter implements CommandPlacement {
   async place(request: CommandRequest): Promise<CommandOutcome | 'here'> {
     const { tableId } = request;
     for (let attempt = 1; ; attempt++) {
-      if (await this.take(tableId)) return 'here';
-      const holder = await this.holderOf(tableId, attempt > 1);
+      // The holder this node knows of gets the command at once: no lease query a command.
+      let holder = attempt === 1 ? this.holders.get(tableId) : undefined;
+      if (holder === undefined || holder === this.options.nodeUrl()) {
+        if (await this.take(tableId)) return 'here';
+        holder = await this.holderOf(tableId);
+      }
       const answer =
         holder === undefined || holder === this.options.nodeUrl()
-          ? undefined // the lease is being taken: the holder has not recorded itself yet
+          ? undefined // the lease is being taken: its holder has not recorded itself yet
           : await this.send(holder, request);
       if (answer !== undefined && 'outcome' in answer) return answer.outcome;
       if (answer !== undefined && answer.error.code !== 'table_moving')
         throw new StoreUnavailableError(answer.error.message, undefined, 'database_unavailable');
+      // The holder is gone, moved or refusing: ask the database again, or take the lease.
       this.holders.delete(tableId);
       if (attempt >= ATTEMPTS)
         throw new StoreUnavailableError(
@@ -131,7 +136,7 @@ export class CommandRouter implements CommandPlacement {
     const cluster = this.options.store.cluster;
     const had = cluster.holds(key);
     const url = this.options.nodeUrl();
-    if (url === undefined || !(await cluster.tryLease(key))) {
+    if (url === undefined || !(await cluster.tryLease(key).catch(rethrowUnavailable))) {
       this.epochs.delete(tableId);
       return false;
     }
@@ -143,9 +148,8 @@ export class CommandRouter implements CommandPlacement {
     return true;
   }
 
-  private async holderOf(tableId: string, fresh: boolean): Promise<string | undefined> {
-    const cached = this.holders.get(tableId);
-    if (cached !== undefined && !fresh) return cached;
+  /** The holder the table row names now (it is remembered until a command sent there fails). */
+  private async holderOf(tableId: string): Promise<string | undefined> {
     const holder = (await this.options.store.getTable(tableId))?.leaseHolder ?? undefined;
     if (holder !== undefined) this.holders.set(tableId, holder);
     return holder;
