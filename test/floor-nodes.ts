@@ -160,9 +160,12 @@ export async function login(base: string, username: string, password: string): P
   return ((await response.json()) as { token: string }).token;
 }
 
-/** Opens betting on the table with no timer (a bench's or a test's round that stays open). */
-export async function openBetting(floor: TestFloor, tableId: string): Promise<void> {
-  const base = floor.nodes[0]!.base;
+/**
+ * Opens betting on the table for ten minutes (a bench's or a test's round that
+ * stays open), through node `via`: where no node holds the table, it takes the lease.
+ */
+export async function openBetting(floor: TestFloor, tableId: string, via = 0): Promise<void> {
+  const base = floor.nodes[via]!.base;
   const supervisor = await login(base, 'supervisor', FLOOR_SUPERVISOR_PASSWORD);
   const limits = await call(base, supervisor, 'PATCH', `/api/v1/tables/${tableId}/limits`, {
     bettingTimerMs: 600_000,
