@@ -10,6 +10,10 @@
  *   table i is opened through node i mod N, so that the leases spread; each
  *   player bets through node p mod N, as a load balancer without stickiness
  *   would send them. Bets/s on the floor must not fall as nodes are added.
+ *
+ * BENCH_FLOOR_MS: how long the players bet (4,000 ms); BENCH_FLOOR_NODES: the
+ * node counts (1,2,3; the ratios only with all three); BENCH_FLOOR_PROFILE:
+ * a folder where each node writes a CPU profile.
  */
 import { type Benchmark, round } from './harness.js';
 import { call, openBetting, TestFloor } from '../test/floor-nodes.js';
@@ -51,7 +55,8 @@ async function floorRuns(
     return {};
   }
   const figures: Record<string, number> = {};
-  for (const nodes of [1, 2, 3]) {
+  const counts = (process.env['BENCH_FLOOR_NODES'] ?? '1,2,3').split(',').map(Number);
+  for (const nodes of counts) {
     const r = await runFloor(base, nodes, tableCount);
     log(
       `${name}: ${nodes} node(s), ${tableCount} table(s): ${Math.round(r.betsPerSecond)} bets/s, ack p50 ${round(r.p50Ms)} ms, p99 ${round(r.p99Ms)} ms; leases per node ${r.leases.join('/')}`,
@@ -60,16 +65,23 @@ async function floorRuns(
     figures[`nodes${nodes}AckP50Ms`] = round(r.p50Ms);
     figures[`nodes${nodes}AckP99Ms`] = round(r.p99Ms);
   }
-  figures['ratio2To1'] = round(figures['nodes2BetsPerSecond']! / figures['nodes1BetsPerSecond']!);
-  figures['ratio3To1'] = round(figures['nodes3BetsPerSecond']! / figures['nodes1BetsPerSecond']!);
-  log(`${name}: 2 nodes / 1 = ${figures['ratio2To1']}, 3 nodes / 1 = ${figures['ratio3To1']}`);
+  if (counts.join() === '1,2,3') {
+    figures['ratio2To1'] = round(figures['nodes2BetsPerSecond']! / figures['nodes1BetsPerSecond']!);
+    figures['ratio3To1'] = round(figures['nodes3BetsPerSecond']! / figures['nodes1BetsPerSecond']!);
+    log(`${name}: 2 nodes / 1 = ${figures['ratio2To1']}, 3 nodes / 1 = ${figures['ratio3To1']}`);
+  }
   return figures;
 }
 
 async function runFloor(baseUrl: string, nodeCount: number, tableCount: number): Promise<Run> {
   const floor = await TestFloor.create(baseUrl);
   try {
-    for (let i = 0; i < nodeCount; i++) await floor.start();
+    // BENCH_FLOOR_PROFILE=DIR: each node writes a CPU profile there (node --cpu-prof) as it stops.
+    const profile = process.env['BENCH_FLOOR_PROFILE'];
+    const env = profile
+      ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}/${nodeCount}` }
+      : {};
+    for (let i = 0; i < nodeCount; i++) await floor.start(env);
     const tables = Array.from({ length: tableCount }, (_, i) => `T${i + 1}`);
     await floor.createTables(tables.slice(1));
     const tokens = await floor.seedPlayers(PLAYERS);

@@ -124,10 +124,18 @@ export class TestFloor {
     return this.nodes.find((n) => holder != null && new URL(holder).port === String(n.port));
   }
 
-  /** Kills every node and drops the database. */
+  /**
+   * Stops every node (SIGTERM: a node started with --cpu-prof in NODE_OPTIONS
+   * writes its profile as it exits; SIGKILL after 15 s) and drops the database.
+   */
   async destroy(): Promise<void> {
-    for (const node of this.nodes) node.server.child.kill('SIGKILL');
-    await Promise.all(this.nodes.map((n) => n.server.exited));
+    const running = this.nodes.filter((n) => n.server.running);
+    for (const node of running) node.server.child.kill('SIGTERM');
+    const killer = setTimeout(() => {
+      for (const node of running) node.server.child.kill('SIGKILL');
+    }, 15_000);
+    await Promise.all(running.map((n) => n.server.exited));
+    clearTimeout(killer);
     await this.admin.query(`DROP DATABASE IF EXISTS ${this.dbName} WITH (FORCE)`);
     await this.admin.end();
   }
