@@ -15,6 +15,7 @@
  * node counts (1,2,3; the ratios only with all three); BENCH_FLOOR_PROFILE:
  * a folder where each node writes a CPU profile.
  */
+import { readFileSync } from 'node:fs';
 import { type Benchmark, round } from './harness.js';
 import { call, openBetting, TestFloor } from '../test/floor-nodes.js';
 import pg from 'pg';
@@ -28,6 +29,11 @@ interface Run {
   readonly betsPerSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  /** CPU time a bet of the nodes (all together) and of the database's backends. */
+  readonly nodeCpuMsPerBet: number;
+  readonly pgCpuMsPerBet: number;
+  /** Batches of the tables' commands committed a second (group commits). */
+  readonly commitsPerSecond: number;
   /** Tables whose lease each node held at the end, in node order. */
   readonly leases: readonly number[];
 }
@@ -59,8 +65,11 @@ async function floorRuns(
   for (const nodes of counts) {
     const r = await runFloor(base, nodes, tableCount);
     log(
-      `${name}: ${nodes} node(s), ${tableCount} table(s): ${Math.round(r.betsPerSecond)} bets/s, ack p50 ${round(r.p50Ms)} ms, p99 ${round(r.p99Ms)} ms; leases per node ${r.leases.join('/')}`,
+      `${name}: ${nodes} node(s), ${tableCount} table(s): ${Math.round(r.betsPerSecond)} bets/s, ack p50 ${round(r.p50Ms)} ms, p99 ${round(r.p99Ms)} ms; leases per node ${r.leases.join('/')}; CPU a bet: nodes ${round(r.nodeCpuMsPerBet)} ms, PostgreSQL ${round(r.pgCpuMsPerBet)} ms; ${Math.round(r.commitsPerSecond)} commits/s (${round(r.betsPerSecond / r.commitsPerSecond)} bets a commit)`,
     );
+    figures[`nodes${nodes}NodeCpuMsPerBet`] = round(r.nodeCpuMsPerBet);
+    figures[`nodes${nodes}PgCpuMsPerBet`] = round(r.pgCpuMsPerBet);
+    figures[`nodes${nodes}CommitsPerSecond`] = Math.round(r.commitsPerSecond);
     figures[`nodes${nodes}BetsPerSecond`] = Math.round(r.betsPerSecond);
     figures[`nodes${nodes}AckP50Ms`] = round(r.p50Ms);
     figures[`nodes${nodes}AckP99Ms`] = round(r.p99Ms);
@@ -78,16 +87,15 @@ async function runFloor(baseUrl: string, nodeCount: number, tableCount: number):
   try {
     // BENCH_FLOOR_PROFILE=DIR: each node writes a CPU profile there (node --cpu-prof) as it stops.
     const profile = process.env['BENCH_FLOOR_PROFILE'];
-    const env = profile
-      ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}/${nodeCount}` }
-      : {};
-    for (let i = 0; i < nodeCount; i++) await floor.start(env);
+    const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}/${nodeCount}`] : [];
+    for (let i = 0; i < nodeCount; i++) await floor.start({}, nodeArgs);
     const tables = Array.from({ length: tableCount }, (_, i) => `T${i + 1}`);
     await floor.createTables(tables.slice(1));
     const tokens = await floor.seedPlayers(PLAYERS);
     // Table i's first command reaches node i mod N, which takes its lease.
     await Promise.all(tables.map((t, i) => openBetting(floor, t, i % nodeCount)));
     const latencies: number[] = [];
+    const before = await usage(floor);
     const end = Date.now() + DURATION_MS;
     await Promise.all(
       tokens.map(async (token, p) => {
@@ -106,6 +114,7 @@ async function runFloor(baseUrl: string, nodeCount: number, tableCount: number):
         }
       }),
     );
+    const after = await usage(floor);
     latencies.sort((a, b) => a - b);
     const holders = await floor.sql('SELECT lease_holder FROM tables');
     const leases = floor.nodes.map(
@@ -121,9 +130,46 @@ async function runFloor(baseUrl: string, nodeCount: number, tableCount: number):
       p50Ms: latencies[Math.floor(latencies.length * 0.5)]!,
       p99Ms: latencies[Math.floor(latencies.length * 0.99)]!,
       leases,
+      nodeCpuMsPerBet: (after.nodeCpuMs - before.nodeCpuMs) / latencies.length,
+      pgCpuMsPerBet: cpuDelta(before.pgCpuMs, after.pgCpuMs) / latencies.length,
+      commitsPerSecond: (after.commits - before.commits) / (DURATION_MS / 1000),
     };
   } finally {
     await floor.destroy();
+  }
+}
+
+/** CPU time so far of the nodes and of each backend on the floor's database, and the tables' commits. */
+async function usage(
+  floor: TestFloor,
+): Promise<{ nodeCpuMs: number; pgCpuMs: Map<number, number>; commits: number }> {
+  const backends = await floor.sql(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+  );
+  // Each batch of a table's commands that changed it is one commit that raised its version.
+  const [stat] = await floor.sql('SELECT coalesce(sum(version), 0)::int AS commits FROM tables');
+  return {
+    nodeCpuMs: floor.nodes.reduce((sum, n) => sum + cpuMsOf(n.server.child.pid!), 0),
+    pgCpuMs: new Map(backends.map((b) => [Number(b['pid']), cpuMsOf(Number(b['pid']))])),
+    commits: Number(stat?.['commits'] ?? 0),
+  };
+}
+
+/** CPU of the backends that lived through the run (a pool keeps its connections). */
+function cpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, ms] of after) sum += ms - (before.get(pid) ?? 0);
+  return sum;
+}
+
+/** User + system CPU of a process, from /proc (clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
   }
 }
 

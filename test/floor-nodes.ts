@@ -46,15 +46,26 @@ export class TestFloor {
     return new TestFloor(admin, dbName, url.toString());
   }
 
-  /** Starts a node (`--demo`: the croupier and the supervisor) and waits for it to serve. */
-  async start(extraEnv: NodeJS.ProcessEnv = {}): Promise<FloorNode> {
+  /**
+   * Starts a node (`--demo`: the croupier and the supervisor) and waits for it
+   * to serve; `nodeArgs` go to node itself.
+   */
+  async start(
+    extraEnv: NodeJS.ProcessEnv = {},
+    nodeArgs: readonly string[] = [],
+  ): Promise<FloorNode> {
     const port = await freePort();
-    const server = await ServeProcess.start(['--db', this.url, '--port', String(port), '--demo'], {
-      CUSSEC_SUPERVISOR_PASSWORD: FLOOR_SUPERVISOR_PASSWORD,
-      CUSSEC_ROLL_KEY: this.rollKey,
-      CUSSEC_LOG_LEVEL: 'error',
-      ...extraEnv,
-    });
+    const server = await ServeProcess.start(
+      ['--db', this.url, '--port', String(port), '--demo'],
+      {
+        CUSSEC_SUPERVISOR_PASSWORD: FLOOR_SUPERVISOR_PASSWORD,
+        CUSSEC_ROLL_KEY: this.rollKey,
+        CUSSEC_LOG_LEVEL: 'error',
+        ...extraEnv,
+      },
+      60_000,
+      nodeArgs,
+    );
     const node = { port, base: `http://127.0.0.1:${port}`, server };
     this.nodes.push(node);
     return node;
