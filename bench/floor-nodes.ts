@@ -29,8 +29,9 @@ interface Run {
   readonly betsPerSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
-  /** CPU time a bet of the nodes (all together) and of the database's backends. */
+  /** CPU time a bet of the nodes (all together; and each, in node order) and of the database's backends. */
   readonly nodeCpuMsPerBet: number;
+  readonly eachNodeCpuMsPerBet: readonly number[];
   readonly pgCpuMsPerBet: number;
   /** Batches of the tables' commands committed a second (group commits). */
   readonly commitsPerSecond: number;
@@ -65,7 +66,7 @@ async function floorRuns(
   for (const nodes of counts) {
     const r = await runFloor(base, nodes, tableCount);
     log(
-      `${name}: ${nodes} node(s), ${tableCount} table(s): ${Math.round(r.betsPerSecond)} bets/s, ack p50 ${round(r.p50Ms)} ms, p99 ${round(r.p99Ms)} ms; leases per node ${r.leases.join('/')}; CPU a bet: nodes ${round(r.nodeCpuMsPerBet)} ms, PostgreSQL ${round(r.pgCpuMsPerBet)} ms; ${Math.round(r.commitsPerSecond)} commits/s (${round(r.betsPerSecond / r.commitsPerSecond)} bets a commit)`,
+      `${name}: ${nodes} node(s), ${tableCount} table(s): ${Math.round(r.betsPerSecond)} bets/s, ack p50 ${round(r.p50Ms)} ms, p99 ${round(r.p99Ms)} ms; leases per node ${r.leases.join('/')}; CPU a bet: nodes ${round(r.nodeCpuMsPerBet)} ms (${r.eachNodeCpuMsPerBet.map(round).join(' + ')}), PostgreSQL ${round(r.pgCpuMsPerBet)} ms; ${Math.round(r.commitsPerSecond)} commits/s (${round(r.betsPerSecond / r.commitsPerSecond)} bets a commit)`,
     );
     figures[`nodes${nodes}NodeCpuMsPerBet`] = round(r.nodeCpuMsPerBet);
     figures[`nodes${nodes}PgCpuMsPerBet`] = round(r.pgCpuMsPerBet);
@@ -131,6 +132,9 @@ async function runFloor(baseUrl: string, nodeCount: number, tableCount: number):
       p99Ms: latencies[Math.floor(latencies.length * 0.99)]!,
       leases,
       nodeCpuMsPerBet: (after.nodeCpuMs - before.nodeCpuMs) / latencies.length,
+      eachNodeCpuMsPerBet: after.eachNodeCpuMs.map(
+        (ms, i) => (ms - before.eachNodeCpuMs[i]!) / latencies.length,
+      ),
       pgCpuMsPerBet: cpuDelta(before.pgCpuMs, after.pgCpuMs) / latencies.length,
       commitsPerSecond: (after.commits - before.commits) / (DURATION_MS / 1000),
     };
@@ -140,9 +144,12 @@ async function runFloor(baseUrl: string, nodeCount: number, tableCount: number):
 }
 
 /** CPU time so far of the nodes and of each backend on the floor's database, and the tables' commits. */
-async function usage(
-  floor: TestFloor,
-): Promise<{ nodeCpuMs: number; pgCpuMs: Map<number, number>; commits: number }> {
+async function usage(floor: TestFloor): Promise<{
+  nodeCpuMs: number;
+  eachNodeCpuMs: number[];
+  pgCpuMs: Map<number, number>;
+  commits: number;
+}> {
   const backends = await floor.sql(
     'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
   );
@@ -150,6 +157,7 @@ async function usage(
   const [stat] = await floor.sql('SELECT coalesce(sum(version), 0)::int AS commits FROM tables');
   return {
     nodeCpuMs: floor.nodes.reduce((sum, n) => sum + cpuMsOf(n.server.child.pid!), 0),
+    eachNodeCpuMs: floor.nodes.map((n) => cpuMsOf(n.server.child.pid!)),
     pgCpuMs: new Map(backends.map((b) => [Number(b['pid']), cpuMsOf(Number(b['pid']))])),
     commits: Number(stat?.['commits'] ?? 0),
   };
