@@ -66,7 +66,7 @@ async function floorRuns(
   for (const nodes of counts) {
     const r = await runFloor(base, nodes, tableCount);
     log(
-      `${name}: ${nodes} node(s), ${tableCount} table(s): ${Math.round(r.betsPerSecond)} bets/s, ack p50 ${round(r.p50Ms)} ms, p99 ${round(r.p99Ms)} ms; leases per node ${r.leases.join('/')}; CPU a bet: nodes ${round(r.nodeCpuMsPerBet)} ms (${r.eachNodeCpuMsPerBet.map(round).join(' + ')}), PostgreSQL ${round(r.pgCpuMsPerBet)} ms; ${Math.round(r.commitsPerSecond)} commits/s (${round(r.betsPerSecond / r.commitsPerSecond)} bets a commit)`,
+      `${name}: ${nodes} node(s), ${tableCount} table(s): ${Math.round(r.betsPerSecond)} bets/s, ack p50 ${round(r.p50Ms)} ms, p99 ${round(r.p99Ms)} ms; leases per node ${r.leases.join('/')}; CPU a bet: nodes ${round(r.nodeCpuMsPerBet)} ms (${r.eachNodeCpuMsPerBet.map((v) => round(v)).join(' + ')}), PostgreSQL ${round(r.pgCpuMsPerBet)} ms; ${Math.round(r.commitsPerSecond)} commits/s (${round(r.betsPerSecond / r.commitsPerSecond)} bets a commit)`,
     );
     figures[`nodes${nodes}NodeCpuMsPerBet`] = round(r.nodeCpuMsPerBet);
     figures[`nodes${nodes}PgCpuMsPerBet`] = round(r.pgCpuMsPerBet);
