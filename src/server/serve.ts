@@ -139,7 +139,8 @@ export async function serve(options: ServeOptions): Promise<App> {
   app.fastify.addHook('onClose', () => stopSweeper());
   await app.fastify.listen({ port: options.port, host: options.host });
   const urls = servedUrls(app, options.host, options.tls !== undefined);
-  nodeUrl ??= urls[0];
+  // Other machines cannot reach a loopback address: with a wildcard host, the first other one.
+  nodeUrl ??= urls.find((u) => !/^https?:\/\/127\./.test(u)) ?? urls[0];
   options.say(
     `Cussec is serving ${urls.join(' ')} (database: ${isPostgresUrl(db) ? 'PostgreSQL' : db}; roll key: ${roll.from})`,
   );
