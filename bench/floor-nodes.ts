@@ -1,165 +1,184 @@
 /**
- * Bets per second and acknowledgement latency with 1, 2 and 3 `cussec serve`
- * nodes on one PostgreSQL, players spread over the nodes, all betting on one
- * table. The 1-node run is the baseline of the 2- and 3-node runs.
+ * A floor's throughput as nodes are added, all `cussec serve` processes on one
+ * PostgreSQL, each run on a database of its own:
+ *
+ * - floor-nodes: 60 HTTP players betting on one table through 1, 2 and 3
+ *   nodes, spread over the nodes round robin. The table's commands run on its
+ *   lease holder; the other nodes pass theirs to it. The 1-node run is the
+ *   baseline of the others (goal: 3 nodes ≥ 0.8 of it; ack p50 ≤ 20 ms on one).
+ * - floor-tables: 60 players on 10 tables (6 each) through 1, 2 and 3 nodes;
+ *   table i is opened through node i mod N, so that the leases spread; each
+ *   player bets through node p mod N, as a load balancer without stickiness
+ *   would send them. Bets/s on the floor must not fall as nodes are added.
+ *
+ * BENCH_FLOOR_MS: how long the players bet (4,000 ms); BENCH_FLOOR_NODES: the
+ * node counts (1,2,3; the ratios only with all three); BENCH_FLOOR_PROFILE:
+ * a folder where each node writes a CPU profile.
  */
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { openPgStore } from '../src/ledger/index.js';
-import { newToken, tokenHash } from '../src/service/sessions.js';
-import { hashPassword } from '../src/service/passwords.js';
-import { deposit, openWallet } from '../src/service/cage.js';
+import { readFileSync } from 'node:fs';
 import { type Benchmark, round } from './harness.js';
-import { freePort, ServeProcess } from '../test/serve-process.js';
+import { call, openBetting, TestFloor } from '../test/floor-nodes.js';
+import pg from 'pg';
 import { PG_FALLBACK_URL } from './databases.js';
 
 const PLAYERS = 60;
-const DURATION_MS = 4_000;
-const SUPERVISOR_PASSWORD = 'bench-supervisor-pw';
-/** Every node of a floor is given the same roll key (docs/dice.md). */
-const ROLL_KEY = `floor:${randomBytes(32).toString('base64')}`;
+const DURATION_MS = Number(process.env['BENCH_FLOOR_MS'] ?? 4_000);
+const SPOTS = ['small', 'big', 'odd', 'even'];
+
+interface Run {
+  readonly betsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** CPU time a bet of the nodes (all together; and each, in node order) and of the database's backends. */
+  readonly nodeCpuMsPerBet: number;
+  readonly eachNodeCpuMsPerBet: readonly number[];
+  readonly pgCpuMsPerBet: number;
+  /** Batches of the tables' commands committed a second (group commits). */
+  readonly commitsPerSecond: number;
+  /** Tables whose lease each node held at the end, in node order. */
+  readonly leases: readonly number[];
+}
 
 export const floorNodesBenchmark: Benchmark = {
   name: 'floor-nodes',
   description: `${PLAYERS} HTTP players betting on one table through 1, 2 and 3 nodes on one PostgreSQL`,
-  run: async (log) => {
-    const base = await pgBaseUrl();
-    if (base === undefined) {
-      log('floor-nodes: skipped, no PostgreSQL answered (set CUSSEC_TEST_PG_URL)');
-      return { skipped: 'no PostgreSQL' };
-    }
-    const figures: Record<string, number> = {};
-    for (const nodes of [1, 2, 3]) {
-      const r = await runFloor(base, nodes);
-      log(
-        `floor-nodes: ${nodes} node(s): ${Math.round(r.betsPerSecond)} bets/s, ack p50 ${round(r.p50Ms)} ms, p99 ${round(r.p99Ms)} ms`,
-      );
-      figures[`nodes${nodes}BetsPerSecond`] = Math.round(r.betsPerSecond);
-      figures[`nodes${nodes}AckP50Ms`] = round(r.p50Ms);
-      figures[`nodes${nodes}AckP99Ms`] = round(r.p99Ms);
-    }
-    figures['ratio2To1'] = round(figures['nodes2BetsPerSecond']! / figures['nodes1BetsPerSecond']!);
-    figures['ratio3To1'] = round(figures['nodes3BetsPerSecond']! / figures['nodes1BetsPerSecond']!);
-    return figures;
-  },
+  run: (log) => floorRuns(log, 'floor-nodes', 1),
 };
 
-async function runFloor(
-  baseUrl: string,
-  nodeCount: number,
-): Promise<{ betsPerSecond: number; p50Ms: number; p99Ms: number }> {
-  const dbName = `cussec_bench_floor_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${dbName}`;
-  const dbUrl = url.toString();
-  const children: ChildProcess[] = [];
+export const floorTablesBenchmark: Benchmark = {
+  name: 'floor-tables',
+  description: `${PLAYERS} HTTP players betting on 10 tables through 1, 2 and 3 nodes on one PostgreSQL`,
+  run: (log) => floorRuns(log, 'floor-tables', 10),
+};
+
+async function floorRuns(
+  log: (line: string) => void,
+  name: string,
+  tableCount: number,
+): Promise<Record<string, number>> {
+  const base = await pgBaseUrl();
+  if (base === undefined) {
+    log(`${name}: skipped, no PostgreSQL answered (set CUSSEC_TEST_PG_URL)`);
+    return {};
+  }
+  const figures: Record<string, number> = {};
+  const counts = (process.env['BENCH_FLOOR_NODES'] ?? '1,2,3').split(',').map(Number);
+  for (const nodes of counts) {
+    const r = await runFloor(base, nodes, tableCount);
+    log(
+      `${name}: ${nodes} node(s), ${tableCount} table(s): ${Math.round(r.betsPerSecond)} bets/s, ack p50 ${round(r.p50Ms)} ms, p99 ${round(r.p99Ms)} ms; leases per node ${r.leases.join('/')}; CPU a bet: nodes ${round(r.nodeCpuMsPerBet)} ms (${r.eachNodeCpuMsPerBet.map((v) => round(v)).join(' + ')}), PostgreSQL ${round(r.pgCpuMsPerBet)} ms; ${Math.round(r.commitsPerSecond)} commits/s (${round(r.betsPerSecond / r.commitsPerSecond)} bets a commit)`,
+    );
+    figures[`nodes${nodes}NodeCpuMsPerBet`] = round(r.nodeCpuMsPerBet);
+    figures[`nodes${nodes}PgCpuMsPerBet`] = round(r.pgCpuMsPerBet);
+    figures[`nodes${nodes}CommitsPerSecond`] = Math.round(r.commitsPerSecond);
+    figures[`nodes${nodes}BetsPerSecond`] = Math.round(r.betsPerSecond);
+    figures[`nodes${nodes}AckP50Ms`] = round(r.p50Ms);
+    figures[`nodes${nodes}AckP99Ms`] = round(r.p99Ms);
+  }
+  if (counts.join() === '1,2,3') {
+    figures['ratio2To1'] = round(figures['nodes2BetsPerSecond']! / figures['nodes1BetsPerSecond']!);
+    figures['ratio3To1'] = round(figures['nodes3BetsPerSecond']! / figures['nodes1BetsPerSecond']!);
+    log(`${name}: 2 nodes / 1 = ${figures['ratio2To1']}, 3 nodes / 1 = ${figures['ratio3To1']}`);
+  }
+  return figures;
+}
+
+async function runFloor(baseUrl: string, nodeCount: number, tableCount: number): Promise<Run> {
+  const floor = await TestFloor.create(baseUrl);
   try {
-    const ports: number[] = [];
-    for (let i = 0; i < nodeCount; i++) {
-      ports.push(await freePort());
-      children.push(await startNode(dbUrl, ports[i]!));
-    }
-    const tokens = await seedPlayers(dbUrl);
-    const supervisor = await login(ports[0]!, 'supervisor', SUPERVISOR_PASSWORD);
-    await call(ports[0]!, supervisor, 'PATCH', '/api/v1/tables/T1/limits', {
-      bettingTimerMs: 600_000,
-    });
-    const croupier = await login(ports[0]!, 'croupier', 'cussec-demo-1');
-    for (const type of ['cover', 'fasten-latches', 'trigger-shaker', 'open-betting']) {
-      await call(ports[0]!, croupier, 'POST', '/api/v1/tables/T1/commands', { type });
-    }
+    // BENCH_FLOOR_PROFILE=DIR: each node writes a CPU profile there (node --cpu-prof) as it stops.
+    const profile = process.env['BENCH_FLOOR_PROFILE'];
+    const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}/${nodeCount}`] : [];
+    for (let i = 0; i < nodeCount; i++) await floor.start({}, nodeArgs);
+    const tables = Array.from({ length: tableCount }, (_, i) => `T${i + 1}`);
+    await floor.createTables(tables.slice(1));
+    const tokens = await floor.seedPlayers(PLAYERS);
+    // Table i's first command reaches node i mod N, which takes its lease.
+    await Promise.all(tables.map((t, i) => openBetting(floor, t, i % nodeCount)));
     const latencies: number[] = [];
+    const before = await usage(floor);
     const end = Date.now() + DURATION_MS;
-    const spots = ['small', 'big', 'odd', 'even'];
     await Promise.all(
       tokens.map(async (token, p) => {
-        const port = ports[p % nodeCount]!;
+        const node = floor.nodes[p % nodeCount]!;
+        const table = tables[p % tableCount]!;
         for (let n = 0; Date.now() < end; n++) {
           const start = performance.now();
-          await call(port, token, 'POST', '/api/v1/tables/T1/bets', {
+          const answer = await call(node.base, token, 'POST', `/api/v1/tables/${table}/bets`, {
             betId: `p${p}-${n}`,
-            spot: spots[n % 4],
+            spot: SPOTS[n % 4],
             stakeMinor: 1_000,
           });
+          if (answer.status !== 201)
+            throw new Error(`bet on ${table}: ${answer.status} ${JSON.stringify(answer.body)}`);
           latencies.push(performance.now() - start);
         }
       }),
     );
+    const after = await usage(floor);
     latencies.sort((a, b) => a - b);
+    const holders = await floor.sql('SELECT lease_holder FROM tables');
+    const leases = floor.nodes.map(
+      (n) =>
+        holders.filter(
+          (h) =>
+            typeof h['lease_holder'] === 'string' &&
+            new URL(h['lease_holder']).port === String(n.port),
+        ).length,
+    );
     return {
       betsPerSecond: latencies.length / (DURATION_MS / 1000),
       p50Ms: latencies[Math.floor(latencies.length * 0.5)]!,
       p99Ms: latencies[Math.floor(latencies.length * 0.99)]!,
+      leases,
+      nodeCpuMsPerBet: (after.nodeCpuMs - before.nodeCpuMs) / latencies.length,
+      eachNodeCpuMsPerBet: after.eachNodeCpuMs.map(
+        (ms, i) => (ms - before.eachNodeCpuMs[i]!) / latencies.length,
+      ),
+      pgCpuMsPerBet: cpuDelta(before.pgCpuMs, after.pgCpuMs) / latencies.length,
+      commitsPerSecond: (after.commits - before.commits) / (DURATION_MS / 1000),
     };
   } finally {
-    for (const child of children) child.kill('SIGKILL');
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await floor.destroy();
   }
 }
 
-/** Players made straight in the store (one shared password hash, sessions minted here) to save scrypt time. */
-async function seedPlayers(dbUrl: string): Promise<string[]> {
-  const store = await openPgStore({ url: dbUrl, currency: 'MOP' });
-  const passwordHash = await hashPassword(randomBytes(12).toString('hex'));
-  const tokens: string[] = [];
+/** CPU time so far of the nodes and of each backend on the floor's database, and the tables' commits. */
+async function usage(floor: TestFloor): Promise<{
+  nodeCpuMs: number;
+  eachNodeCpuMs: number[];
+  pgCpuMs: Map<number, number>;
+  commits: number;
+}> {
+  const backends = await floor.sql(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+  );
+  // Each batch of a table's commands that changed it is one commit that raised its version.
+  const [stat] = await floor.sql('SELECT coalesce(sum(version), 0)::int AS commits FROM tables');
+  return {
+    nodeCpuMs: floor.nodes.reduce((sum, n) => sum + cpuMsOf(n.server.child.pid!), 0),
+    eachNodeCpuMs: floor.nodes.map((n) => cpuMsOf(n.server.child.pid!)),
+    pgCpuMs: new Map(backends.map((b) => [Number(b['pid']), cpuMsOf(Number(b['pid']))])),
+    commits: Number(stat?.['commits'] ?? 0),
+  };
+}
+
+/** CPU of the backends that lived through the run (a pool keeps its connections). */
+function cpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, ms] of after) sum += ms - (before.get(pid) ?? 0);
+  return sum;
+}
+
+/** User + system CPU of a process, from /proc (clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
   try {
-    for (let p = 0; p < PLAYERS; p++) {
-      const id = `bench-${p}`;
-      await store.transaction((tx) =>
-        tx.createUser({ id, username: id, displayName: id, role: 'player', passwordHash }),
-      );
-      await openWallet(store, id);
-      await deposit(store, {
-        playerId: id,
-        amountMinor: 100_000_000,
-        cashierId: 'bench',
-        idempotencyKey: `bench-${id}`,
-      });
-      const token = newToken();
-      await store.createSession({
-        tokenHash: tokenHash(token),
-        userId: id,
-        createdAtMs: Date.now(),
-        expiresAtMs: Date.now() + 3_600_000,
-      });
-      tokens.push(token);
-    }
-  } finally {
-    await store.close();
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
   }
-  return tokens;
-}
-
-async function call(
-  port: number,
-  token: string,
-  method: string,
-  path: string,
-  body: unknown,
-): Promise<unknown> {
-  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const answer = await response.json();
-  if (response.status >= 300)
-    throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
-
-async function login(port: number, username: string, password: string): Promise<string> {
-  const response = await fetch(`http://127.0.0.1:${port}/api/v1/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  return ((await response.json()) as { token: string }).token;
 }
 
 /** The server the benchmark makes its databases on, if one answers. */
@@ -174,12 +193,4 @@ async function pgBaseUrl(): Promise<string | undefined> {
   } finally {
     await client.end().catch(() => undefined);
   }
-}
-
-async function startNode(dbUrl: string, port: number): Promise<ChildProcess> {
-  const node = await ServeProcess.start(['--db', dbUrl, '--port', String(port), '--demo'], {
-    CUSSEC_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD,
-    CUSSEC_ROLL_KEY: ROLL_KEY,
-  });
-  return node.child;
 }

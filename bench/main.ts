@@ -5,7 +5,7 @@
 import type { Benchmark } from './harness.js';
 import { auditLiveBenchmark } from './audit-live.js';
 import { durableBetsSqlite } from './durable-bets.js';
-import { floorNodesBenchmark } from './floor-nodes.js';
+import { floorNodesBenchmark, floorTablesBenchmark } from './floor-nodes.js';
 import { historyBenchmark } from './history.js';
 import { sealedHeaderBenchmark } from './sealed-header.js';
 import { settleBenchmark } from './settle.js';
@@ -23,6 +23,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   transferBatchPostgres,
   wsPlayersBenchmark,
   floorNodesBenchmark,
+  floorTablesBenchmark,
   historyBenchmark,
   sealedHeaderBenchmark,
   auditLiveBenchmark,

@@ -14,6 +14,7 @@ import { CHAIN_FAILURES } from './journal/index.js';
 import {
   CREATE_SESSION_ERROR_CODES,
   CREATE_USER_ERROR_CODES,
+  RETRYABLE_ERROR_CODES,
   SAVE_TABLE_ERROR_CODES,
   STORE_OPEN_ERROR_CODES,
   TRANSFER_ERROR_CODES,
@@ -31,6 +32,7 @@ const FAMILIES: Record<string, readonly string[]> = {
   'user creation errors': CREATE_USER_ERROR_CODES,
   'session creation errors': CREATE_SESSION_ERROR_CODES,
   'table save errors': SAVE_TABLE_ERROR_CODES,
+  'retryable errors': RETRYABLE_ERROR_CODES,
   'reveal failures': REVEAL_FAILURE_CODES,
   'journal chain failures': CHAIN_FAILURES,
 };

@@ -43,15 +43,17 @@ export class ServeProcess {
   /**
    * Starts `cussec serve ARGS` and resolves once it prints its "serving" line.
    * `env` adds to this process's environment; an undefined value removes a variable.
+   * `nodeArgs` go to node itself (--cpu-prof, which NODE_OPTIONS may not carry).
    */
   static async start(
     args: readonly string[],
     env: NodeJS.ProcessEnv,
     startMs = 60_000,
+    nodeArgs: readonly string[] = [],
   ): Promise<ServeProcess> {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args],
+      [...nodeArgs, '--import', 'tsx', 'src/cli/main.ts', 'serve', ...args],
       { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const server = new ServeProcess(child);

@@ -27,13 +27,25 @@ export class StoreOpenError extends Error {
  * first attempt did commit after all.
  */
 export class StoreUnavailableError extends Error {
-  readonly code = 'database_unavailable';
-
-  constructor(message: string, cause: unknown) {
+  constructor(
+    message: string,
+    cause: unknown,
+    readonly code: RetryableErrorCode = 'database_unavailable',
+  ) {
     super(message, { cause });
     this.name = 'StoreUnavailableError';
   }
 }
+
+/**
+ * The codes of a StoreUnavailableError (503, Retry-After: 1):
+ * - database_unavailable: the database is away or did not answer in time;
+ * - table_moving: the node that runs the table's commands (its lease holder)
+ *   died, lost the lease, or could not be reached; another takes it over.
+ */
+export const RETRYABLE_ERROR_CODES = ['database_unavailable', 'table_moving'] as const;
+
+export type RetryableErrorCode = (typeof RETRYABLE_ERROR_CODES)[number];
 
 /** What a driver says when the connection itself is lost, refused or timed out. */
 const LOST_CONNECTION_MESSAGES = [

@@ -17,7 +17,7 @@ import { PG_MIGRATIONS } from './pg-schema.js';
 import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS, USER_COLUMNS } from './sql-columns.js';
 import type { SqlDialect, StoreDriver } from './sql-store.js';
 import type { TableLock } from './store.js';
-import type { CommandRow, NewUserRow, TableRow, TxDriver } from './tx.js';
+import type { CommandRow, NewUserRow, TableReadRow, TableRow, TxDriver } from './tx.js';
 import type { Account, Transfer } from './types.js';
 import type { SessionInput, UserRow } from './users.js';
 
@@ -118,8 +118,8 @@ export class PgTxDriver implements TxDriver {
     );
   }
 
-  async selectTable(id: string, lock: TableLock): Promise<TableRow | undefined> {
-    const rows = await this.q<TableRow>(
+  async selectTable(id: string, lock: TableLock): Promise<TableReadRow | undefined> {
+    const rows = await this.q<TableReadRow>(
       undefined,
       `SELECT ${TABLE_COLUMNS} FROM tables WHERE id = $1 ${TABLE_LOCK_SQL[lock]}`,
       [id],
@@ -152,6 +152,15 @@ export class PgTxDriver implements TxDriver {
       [stateJson, configJson ?? null, nowMs, id, expectedVersion],
     );
     return rows[0]?.version;
+  }
+
+  async updateTableLease(id: string, holder: string): Promise<number | undefined> {
+    const rows = await this.q<{ epoch: number }>(
+      'cussec_take_table_lease',
+      'UPDATE tables SET lease_epoch = lease_epoch + 1, lease_holder = $2 WHERE id = $1 RETURNING lease_epoch AS epoch',
+      [id, holder],
+    );
+    return rows[0]?.epoch;
   }
 
   async selectTableVersion(id: string, lock: TableLock): Promise<number | undefined> {

@@ -194,4 +194,15 @@ CREATE TABLE read_models (
 CREATE INDEX commands_by_age ON commands (created_at_ms);
 `,
   },
+  {
+    version: 7,
+    name: 'table leases: the epoch that fences the commits of a table, and where its holder listens',
+    sql: `
+-- Incremented by each node that takes a table's lease; a batch commits only under
+-- the epoch its node took (docs/deployment.md, "Forwarding and fencing").
+ALTER TABLE tables ADD COLUMN lease_epoch INTEGER NOT NULL DEFAULT 0 CHECK (lease_epoch >= 0);
+-- Where the lease holder takes the other nodes' commands for this table.
+ALTER TABLE tables ADD COLUMN lease_holder TEXT;
+`,
+  },
 ];

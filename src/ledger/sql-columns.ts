@@ -9,7 +9,8 @@ export const ACCOUNT_COLUMNS = `id, kind, balance_minor AS "balanceMinor", creat
 export const TRANSFER_COLUMNS = `id, debit_account_id AS "debitAccountId", credit_account_id AS "creditAccountId",
   amount_minor AS "amountMinor", kind, reference, created_at_ms AS "createdAtMs"`;
 
-export const TABLE_COLUMNS = `id, config_json AS "configJson", state_json AS "stateJson", version, updated_at_ms AS "updatedAtMs"`;
+export const TABLE_COLUMNS = `id, config_json AS "configJson", state_json AS "stateJson", version, updated_at_ms AS "updatedAtMs",
+  lease_epoch AS "leaseEpoch", lease_holder AS "leaseHolder"`;
 
 export const USER_COLUMNS = `id, username, display_name AS "displayName", role, created_at_ms AS "createdAtMs", disabled,
   must_change_password AS "mustChangePassword"`;

@@ -35,7 +35,7 @@ import {
   type TransactionOptions,
   type Tx,
 } from './store.js';
-import { type TableRow, toTableRecord } from './tx.js';
+import { type TableReadRow, toTableRecord } from './tx.js';
 import type { Account, Currency, Transfer } from './types.js';
 import {
   assertInstant,
@@ -158,7 +158,10 @@ export abstract class SqlStore implements Store {
   }
 
   async getTable(id: string): Promise<TableRecord | undefined> {
-    const row = await this.one<TableRow>(`SELECT ${TABLE_COLUMNS} FROM tables WHERE id = ?`, id);
+    const row = await this.one<TableReadRow>(
+      `SELECT ${TABLE_COLUMNS} FROM tables WHERE id = ?`,
+      id,
+    );
     return row === undefined ? undefined : toTableRecord(row);
   }
 

@@ -11,7 +11,14 @@ import type { Migration, MigrationDriver } from './migration.js';
 import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS, USER_COLUMNS } from './sql-columns.js';
 import type { SqlDialect, StoreDriver } from './sql-store.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
-import type { CommandRow, NewUserRow, OptimisticDriver, TableRow, TxDriver } from './tx.js';
+import type {
+  CommandRow,
+  NewUserRow,
+  OptimisticDriver,
+  TableReadRow,
+  TableRow,
+  TxDriver,
+} from './tx.js';
 import type { Account, Transfer } from './types.js';
 import type { SessionInput, UserRow } from './users.js';
 
@@ -103,6 +110,9 @@ function prepareStatements(db: Database.Database) {
       p(`UPDATE tables SET state_json = ?, config_json = COALESCE(?, config_json), version = version + 1,
       updated_at_ms = ? WHERE id = ? AND version = ? RETURNING version`),
     tableVersion: p('SELECT version FROM tables WHERE id = ?').pluck(),
+    takeTableLease: p(
+      'UPDATE tables SET lease_epoch = lease_epoch + 1, lease_holder = ? WHERE id = ? RETURNING lease_epoch',
+    ).pluck(),
     user: p(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`),
     // DO NOTHING on either unique constraint (id or username_key).
     insertUser: p(`INSERT INTO users
@@ -204,8 +214,8 @@ export class SqliteTxDriver implements TxDriver, OptimisticDriver {
   }
 
   // No lock argument: SQLite has no row locks, and BEGIN IMMEDIATE already holds the write lock.
-  selectTable(id: string): Promise<TableRow | undefined> {
-    return Promise.resolve(this.s.table.get(id) as TableRow | undefined);
+  selectTable(id: string): Promise<TableReadRow | undefined> {
+    return Promise.resolve(this.s.table.get(id) as TableReadRow | undefined);
   }
 
   insertTable(r: TableRow): Promise<boolean> {
@@ -230,6 +240,10 @@ export class SqliteTxDriver implements TxDriver, OptimisticDriver {
       expectedVersion,
     ) as { version: number } | undefined;
     return Promise.resolve(row?.version);
+  }
+
+  updateTableLease(id: string, holder: string): Promise<number | undefined> {
+    return Promise.resolve(this.s.takeTableLease.get(holder, id) as number | undefined);
   }
 
   // As selectTable: BEGIN IMMEDIATE already holds the write lock, so no lock argument.

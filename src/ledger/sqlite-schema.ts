@@ -173,4 +173,12 @@ CREATE TABLE read_models (
 CREATE INDEX commands_by_age ON commands (created_at_ms);
 `,
   },
+  {
+    version: 7,
+    name: 'table leases: the epoch that fences the commits of a table, and where its holder listens',
+    sql: `
+ALTER TABLE tables ADD COLUMN lease_epoch INTEGER NOT NULL DEFAULT 0 CHECK (lease_epoch >= 0);
+ALTER TABLE tables ADD COLUMN lease_holder TEXT;
+`,
+  },
 ];

@@ -457,6 +457,8 @@ withStores('ledger store', (h) => {
           state: { phase: 'idle' },
           version: 1,
           updatedAtMs: 5,
+          leaseEpoch: 0,
+          leaseHolder: null,
         },
         saved: { ok: true, version: 2 },
         stale: { ok: false, code: 'version_conflict' },
@@ -469,6 +471,17 @@ withStores('ledger store', (h) => {
       });
       const loadedNone = await store.transaction((tx) => tx.loadTable('T1', { lock: 'none' }));
       expect(loadedNone?.version).toBe(2);
+      // Each taking of the lease raises the epoch and names the holder; the version stays.
+      expect(await store.transaction((tx) => tx.takeTableLease('T1', 'http://a:1'))).toBe(1);
+      expect(await store.transaction((tx) => tx.takeTableLease('T1', 'http://b:1'))).toBe(2);
+      expect(await store.transaction((tx) => tx.takeTableLease('T9', 'http://b:1'))).toBe(
+        undefined,
+      );
+      expect(await store.getTable('T1')).toMatchObject({
+        version: 2,
+        leaseEpoch: 2,
+        leaseHolder: 'http://b:1',
+      });
       expect(await store.listTables()).toEqual(['T1']);
     });
   });
@@ -549,13 +562,15 @@ withStores('ledger store', (h) => {
       const db = h.freshDb();
       const stores = await Promise.all([h.open({ db }), h.open({ db }), h.open({ db })]);
       const again = await h.open({ db });
-      for (const s of [...stores, again]) expect(await s.schemaVersions()).toEqual([1, 2, 3, 4, 5]);
+      for (const s of [...stores, again])
+        expect(await s.schemaVersions()).toEqual([1, 2, 3, 4, 5, 7]);
       expect(await h.raw(db, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([
         { version: 1 },
         { version: 2 },
         { version: 3 },
         { version: 4 },
         { version: 5 },
+        { version: 7 },
       ]);
     });
   });

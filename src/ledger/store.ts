@@ -42,6 +42,10 @@ export interface TableRecord {
   /** 1 on creation, +1 on every save. */
   readonly version: number;
   readonly updatedAtMs: number;
+  /** 0 until a node takes the table's lease, +1 on every taking (takeTableLease). */
+  readonly leaseEpoch: number;
+  /** Where the node that took the lease last takes the other nodes' commands; null before any. */
+  readonly leaseHolder: string | null;
 }
 
 /**
@@ -116,6 +120,13 @@ export interface Tx {
    * version moved. Undefined when there is no such table.
    */
   tableVersion(id: string, options: { readonly lock: TableLock }): Promise<number | undefined>;
+  /**
+   * A node took the table's lease: the epoch goes up by one and `holder` is
+   * recorded as where the table's commands go now. Returns the new epoch, or
+   * undefined when there is no such table. The version does not move: caches
+   * of the state stay good.
+   */
+  takeTableLease(id: string, holder: string): Promise<number | undefined>;
 
   /**
    * Creates a user, so that the creation and its journal entry commit together.

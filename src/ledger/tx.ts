@@ -63,6 +63,12 @@ export interface TableRow {
   readonly updatedAtMs: number;
 }
 
+/** A table's row as read, with its lease (columns written by takeTableLease only). */
+export interface TableReadRow extends TableRow {
+  readonly leaseEpoch: number;
+  readonly leaseHolder: string | null;
+}
+
 /**
  * The optimistic path of postTransfers (see planOptimistic), for engines where
  * it pays: it replaces reading every account and transfer id of a batch with
@@ -98,7 +104,7 @@ export interface TxDriver {
   insertTransfers(transfers: readonly Transfer[]): Promise<void>;
   /** balance += delta for each account, in one statement where the engine allows. */
   addToBalances(accountIds: readonly string[], deltasMinor: readonly number[]): Promise<void>;
-  selectTable(id: string, lock: TableLock): Promise<TableRow | undefined>;
+  selectTable(id: string, lock: TableLock): Promise<TableReadRow | undefined>;
   /** False when the id exists already. */
   insertTable(row: TableRow): Promise<boolean>;
   /** The new version, or undefined when no row has this id and version. */
@@ -111,6 +117,8 @@ export interface TxDriver {
   ): Promise<number | undefined>;
   /** The version column alone (PostgreSQL reads no TOASTed state for it). */
   selectTableVersion(id: string, lock: TableLock): Promise<number | undefined>;
+  /** The new lease epoch, or undefined when there is no such table. */
+  updateTableLease(id: string, holder: string): Promise<number | undefined>;
   selectUser(id: string): Promise<UserRow | undefined>;
   /** False when the id or the username key is taken (the row is then left as it was). */
   insertUser(row: NewUserRow): Promise<boolean>;
@@ -128,13 +136,15 @@ export interface TxDriver {
   insertJournal(entries: readonly ChainedEntry[]): Promise<void>;
 }
 
-export function toTableRecord(row: TableRow): TableRecord {
+export function toTableRecord(row: TableReadRow): TableRecord {
   return {
     id: row.id,
     config: JSON.parse(row.configJson) as unknown,
     state: JSON.parse(row.stateJson) as unknown,
     version: row.version,
     updatedAtMs: row.updatedAtMs,
+    leaseEpoch: row.leaseEpoch,
+    leaseHolder: row.leaseHolder,
   };
 }
 
@@ -298,6 +308,10 @@ export class DriverTx implements Tx {
     options: { readonly lock: TableLock },
   ): Promise<number | undefined> {
     return this.live().selectTableVersion(id, options.lock);
+  }
+
+  async takeTableLease(id: string, holder: string): Promise<number | undefined> {
+    return this.live().updateTableLease(id, holder);
   }
 
   async createUser(input: UserInput): Promise<CreateUserResult> {

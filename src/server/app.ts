@@ -11,6 +11,7 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Store } from '../ledger/index.js';
+import { CommandRouter, type CommandRouterOptions } from '../service/command-router.js';
 import { Floor } from '../service/floor.js';
 import { journalHeadSeq, tableIds } from '../service/reads.js';
 import { type BatchTiming, type PublishedEvent, TableService } from '../service/table-service.js';
@@ -40,6 +41,7 @@ import { userRoutes } from './routes/users.js';
 import { SESSION_SWEEP_MS, SessionSockets } from './session-sockets.js';
 import { stakesOf } from './views.js';
 import { socketRoutes } from './ws.js';
+import { forwardRoutes } from './forward.js';
 
 export interface AppOptions {
   readonly store: Store;
@@ -70,6 +72,12 @@ export interface AppOptions {
   readonly logger?: boolean | object;
   /** A demonstration server: new tables get a demonstration authorization (AppContext.demo). */
   readonly demo?: boolean;
+  /**
+   * A node of a floor: each table's commands run on the node holding its lease,
+   * the others pass them there (command-router.ts). Without it every command
+   * runs on this node.
+   */
+  readonly node?: Omit<CommandRouterOptions, 'store'>;
 }
 
 export interface App {
@@ -118,8 +126,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     hub.publish(tableId, events);
     end();
   };
+  const router =
+    options.node === undefined
+      ? undefined
+      : new CommandRouter({ store: options.store, ...options.node });
   const service = new TableService({
     store: options.store,
+    ...(router ? { placement: router } : {}),
     clock,
     ...(options.random ? { random: options.random } : {}),
     ...(options.rollKeys ? { rollKeys: options.rollKeys } : {}),
@@ -128,7 +141,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     observe: (timing) => observeBatch(metrics, timing),
   });
   // Several nodes on one PostgreSQL: events from the others, and the betting timers of leased tables.
-  const floor = new Floor({ store: options.store, service, clock, publish: fanOut });
+  const floor = new Floor({
+    store: options.store,
+    service,
+    clock,
+    publish: fanOut,
+    ...(router ? { takeLease: (tableId: string) => router.take(tableId) } : {}),
+  });
   await floor.start();
   metrics.watch({
     connections: () => options.store.connections(),
@@ -214,6 +233,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   inspectorRoutes(fastify, ctx);
   complianceRoutes(fastify, ctx);
   socketRoutes(fastify, ctx);
+  if (router !== undefined) forwardRoutes(fastify, service, router);
   if (options.webRoot !== undefined && existsSync(options.webRoot)) {
     // Compressed at build (src/server/precompress.ts); Vite names the files of assets/ by their hash.
     await fastify.register(fastifyStatic, {

@@ -73,6 +73,7 @@ export function statusOf(code: string): number {
       return 429;
     case 'shutting_down':
     case 'database_unavailable':
+    case 'table_moving':
       return 503;
     default:
       // The request was well formed but the rules or the state refuse it now.
@@ -107,7 +108,7 @@ export function errorHandler(
   }
   if (error instanceof StoreUnavailableError) {
     // Retryable: the same request with the same idempotency key answers as the first would have.
-    request.log.warn({ err: error.cause }, 'database unavailable');
+    request.log.warn({ err: error.cause, code: error.code }, 'retryable failure');
     void reply.status(503).header('retry-after', '1').send(errorBody(error.code, error.message));
     return;
   }

@@ -12,6 +12,7 @@ import type { WebSocket } from 'ws';
 import { ROLES, type Role, type Store, type User } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
 import { simulatedTableSettings } from '../service/table-settings.js';
+import { FORWARD_PATH } from '../service/command-router.js';
 import { type App, buildApp } from './app.js';
 import { tokenHash } from '../service/sessions.js';
 import { forgedToken, seedRoles, sessionToken, TEST_PASSWORD } from './testing.js';
@@ -324,6 +325,42 @@ withStores('roles', (h) => {
       }
       expect(wrong).toEqual([]);
     });
+  });
+
+  it('keeps the node-to-node route (a floor node) from every role: 404 without the node secret', async () => {
+    const store = await h.open();
+    const app = await buildApp({
+      store,
+      logger: false,
+      node: { nodeUrl: () => 'http://127.0.0.1:9', nodeSecret: 'the-floor-secret' },
+    });
+    try {
+      await app.ctx.service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
+      const users = await seedRoles(store);
+      for (const caller of CALLERS) {
+        const token =
+          caller === 'anonymous'
+            ? undefined
+            : caller === 'forged'
+              ? forgedToken()
+              : await sessionToken(
+                  store,
+                  users[caller === 'expired' ? 'player' : caller],
+                  Date.now(),
+                );
+        const response = await app.fastify.inject({
+          method: 'POST',
+          url: FORWARD_PATH,
+          headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+          payload: { commands: [{ tableId: T, command: { type: 'cover' } }] },
+        });
+        expect(response.statusCode, caller).toBe(404);
+        expect(response.json(), caller).toMatchObject({ error: { code: 'not_found' } });
+      }
+      expect((await store.getTable(T))!.version).toBe(1);
+    } finally {
+      await app.shutdown();
+    }
   });
 
   it('serves health, readiness, metrics and the OpenAPI document to everyone', async () => {

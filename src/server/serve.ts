@@ -3,6 +3,7 @@
  * folder unless a PostgreSQL URL is given), makes sure there is a first table
  * and a first supervisor, and serves the API and the web app until SIGTERM.
  */
+import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -19,6 +20,9 @@ import { type App, buildApp } from './app.js';
 import { createUser, roleHeld, userNamed } from '../service/accounts.js';
 import { generatePassword, passwordWeakness } from '../service/passwords.js';
 import { ROLL_KEY_ENV, rollKeys } from '../service/roll-key-source.js';
+import type { RollKeyring } from '../dice/roll-key.js';
+
+export const NODE_SECRET_ENV = 'CUSSEC_NODE_SECRET';
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -41,6 +45,11 @@ export interface ServeOptions {
   readonly trustProxy?: string;
   readonly allowedOrigins?: readonly string[];
   readonly sessionIdleMs?: number;
+  /**
+   * PostgreSQL: where the other nodes reach this one to pass it the commands of
+   * the tables it holds (docs/deployment.md); the served URL by default.
+   */
+  readonly nodeUrl?: string;
   /** How long to wait for PostgreSQL before answering 503; defaults in DEFAULT_PG_TIMEOUTS. */
   readonly timeouts?: Partial<PgTimeouts>;
   readonly say: (line: string) => void;
@@ -106,9 +115,14 @@ export async function serve(options: ServeOptions): Promise<App> {
     if (options.demo) await demoUsers(store);
     return password;
   });
+  // A floor: each table's commands run on its lease holder; known once listening.
+  let nodeUrl = options.nodeUrl;
   const app = await buildApp({
     store,
     demo: options.demo,
+    ...(isPostgresUrl(db)
+      ? { node: { nodeUrl: () => nodeUrl, nodeSecret: nodeSecret(roll.keys) } }
+      : {}),
     ...(isPostgresUrl(db) ? {} : { sqliteDir: dirname(resolve(db)) }),
     webRoot: webRoot(),
     logger: { level: process.env['CUSSEC_LOG_LEVEL'] ?? 'info' },
@@ -125,6 +139,8 @@ export async function serve(options: ServeOptions): Promise<App> {
   app.fastify.addHook('onClose', () => stopSweeper());
   await app.fastify.listen({ port: options.port, host: options.host });
   const urls = servedUrls(app, options.host, options.tls !== undefined);
+  // Other machines cannot reach a loopback address: with a wildcard host, the first other one.
+  nodeUrl ??= urls.find((u) => !/^https?:\/\/127\./.test(u)) ?? urls[0];
   options.say(
     `Cussec is serving ${urls.join(' ')} (database: ${isPostgresUrl(db) ? 'PostgreSQL' : db}; roll key: ${roll.from})`,
   );
@@ -161,6 +177,16 @@ export async function serve(options: ServeOptions): Promise<App> {
   }
   for (const line of await unauthorizedTablesNotice(app, urls[0]!)) options.say(line);
   return app;
+}
+
+/**
+ * The secret a floor's nodes show each other on the internal route (CUSSEC_NODE_SECRET,
+ * or else derived from the roll key, which every node has already).
+ */
+function nodeSecret(keys: RollKeyring): string {
+  const given = process.env[NODE_SECRET_ENV];
+  if (given !== undefined && given !== '') return given;
+  return createHmac('sha256', keys.current.key).update('cussec node secret').digest('base64url');
 }
 
 /**

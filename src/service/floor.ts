@@ -14,7 +14,11 @@
  * - Timers: the automatic bell (Art. 3.1) of a table runs on the node that holds
  *   the table's lease. A node that dies loses its connection and so its leases;
  *   another node takes the lease at its next sweep, reads the deadline from the
- *   table and rings the bell when it is due, so the round goes on.
+ *   table and rings the bell when it is due, so the round goes on. A sweep takes
+ *   only the leases of tables whose betting time runs (every node follows the
+ *   round events of every table); a table waiting for its croupier is taken by
+ *   the node its next command reaches, so the tables spread over the nodes the
+ *   way their clients do (command-router.ts).
  *
  * On SQLite (one node) the same code runs with a single-node cluster: every
  * lease is ours and the journal poll finds nothing new.
@@ -33,6 +37,12 @@ export interface FloorOptions {
   readonly pollMs?: number;
   /** How often a node tries to take the leases of tables nobody holds. */
   readonly leaseSweepMs?: number;
+  /**
+   * Takes a table's lease when nobody holds it; true while this node holds it.
+   * A floor passes CommandRouter.take, so that the lease's epoch goes with it;
+   * by default the cluster's lease alone.
+   */
+  readonly takeLease?: (tableId: string) => Promise<boolean>;
 }
 
 const ROUND_EVENTS = new Set<string>(EVENT_TYPES);
@@ -43,6 +53,8 @@ export class Floor {
   private reading: Promise<void> | undefined;
   private again = false;
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Every table whose betting time runs, whoever holds it: its deadline. */
+  private readonly deadlines = new Map<string, number>();
   private readonly intervals: NodeJS.Timeout[] = [];
   private readonly clock: () => number;
   private stopped = false;
@@ -53,6 +65,12 @@ export class Floor {
 
   async start(): Promise<void> {
     this.lastSeq = (await this.options.store.journalHead()).lastSeq;
+    for (const tableId of await this.options.store.listTables()) {
+      const header = (await this.options.store.getTable(tableId))?.state as
+        { phase?: string; bettingDeadlineMs?: number | null } | undefined;
+      if (header?.phase === 'betting' && typeof header.bettingDeadlineMs === 'number')
+        this.deadlines.set(tableId, header.bettingDeadlineMs);
+    }
     await this.options.store.cluster.listen(() => this.catchUp());
     this.intervals.push(setInterval(() => this.catchUp(), this.options.pollMs ?? 1_000));
     this.intervals.push(
@@ -121,12 +139,19 @@ export class Floor {
     }
   }
 
-  /** Starts or stops a table's betting timer as its events go by, on the lease holder only. */
+  /** Follows each table's betting time as its events go by; the timer runs on the lease holder only. */
   private watch(tableId: string, events: readonly PublishedEvent[]): void {
     for (const { event } of events) {
-      if (event.type === 'betting-opened' && event.deadlineMs !== null)
-        this.arm(tableId, event.deadlineMs);
-      if (event.type === 'bell-rung') this.disarm(tableId);
+      if (event.type === 'betting-opened' && event.deadlineMs !== null) {
+        this.deadlines.set(tableId, event.deadlineMs);
+        if (this.options.store.cluster.holds(`table:${tableId}`))
+          this.arm(tableId, event.deadlineMs);
+        else void this.claim(tableId).catch(() => undefined);
+      }
+      if (event.type === 'bell-rung') {
+        this.deadlines.delete(tableId);
+        this.disarm(tableId);
+      }
     }
   }
 
@@ -158,22 +183,26 @@ export class Floor {
     return tables.filter((id) => this.options.store.cluster.holds(`table:${id}`)).length;
   }
 
-  /** Takes the leases of tables nobody holds, and arms the timers of the ones taken. */
+  /** Takes the leases of tables whose betting time runs and nobody holds, and arms their timers. */
   private async sweepLeases(): Promise<void> {
     if (this.stopped) return;
     try {
-      for (const tableId of await this.options.store.listTables()) {
-        const key = `table:${tableId}`;
-        const held = this.options.store.cluster.holds(key);
-        if (!(await this.options.store.cluster.tryLease(key))) continue;
-        if (held && this.timers.has(tableId)) continue;
-        const snap = await this.options.service.snapshot(tableId);
-        if (snap?.state.phase === 'betting' && snap.state.bettingDeadlineMs !== null)
-          this.arm(tableId, snap.state.bettingDeadlineMs);
-      }
+      for (const tableId of [...this.deadlines.keys()]) await this.claim(tableId);
     } catch {
       // The database is away (a restart, a failover): the next sweep tries again.
     }
+  }
+
+  /** Takes the table's lease when nobody holds it, and arms its timer if this node has none yet. */
+  private async claim(tableId: string): Promise<void> {
+    const key = `table:${tableId}`;
+    const held = this.options.store.cluster.holds(key);
+    const taken = await (this.options.takeLease?.(tableId) ??
+      this.options.store.cluster.tryLease(key));
+    if (!taken || this.stopped || (held && this.timers.has(tableId))) return;
+    const snap = await this.options.service.snapshot(tableId);
+    if (snap?.state.phase === 'betting' && snap.state.bettingDeadlineMs !== null)
+      this.arm(tableId, snap.state.bettingDeadlineMs);
   }
 }
 

@@ -16,6 +16,7 @@ import {
   type CommandLookup,
   inPlayAccount,
   type Store,
+  StoreUnavailableError,
   type TableRecord,
   type TransferInput,
   type Tx,
@@ -160,6 +161,23 @@ export interface TableServiceOptions {
   readonly queuedCommandsMax?: number;
   /** Told the timings of every committed batch (the metrics). */
   readonly observe?: (timing: BatchTiming) => void;
+  /**
+   * Where a table's commands run on a floor of several nodes (command-router.ts):
+   * here, under this node's lease, or on the node holding the lease. Without
+   * it every command runs here, unfenced (one process; `cussec play`; tests).
+   */
+  readonly placement?: CommandPlacement;
+}
+
+/** The lease side of a floor, as the service sees it (CommandRouter). */
+export interface CommandPlacement {
+  /** The epoch of this node's lease on the table, while it holds it; undefined otherwise. */
+  epoch(tableId: string): number | undefined;
+  /**
+   * Takes the table's lease when nobody holds it ('here'), or passes the
+   * command to the node that holds it and resolves with that node's answer.
+   */
+  place(request: CommandRequest): Promise<CommandOutcome | 'here'>;
 }
 
 /** How long a committed batch took: its transaction, and each command from arrival to answer. */
@@ -203,6 +221,7 @@ export class TableService {
   private readonly cache = new Map<string, Loaded>();
   private readonly lanes = new Map<string, Lane>();
   private readonly commitListeners = new Set<CommitListener>();
+  private readonly placement: CommandPlacement | undefined;
   private accepting = true;
 
   constructor(options: TableServiceOptions) {
@@ -214,6 +233,7 @@ export class TableService {
     this.observe = options.observe;
     this.batchMax = options.batchCommandsMax ?? 2_000;
     this.queuedMax = options.queuedCommandsMax ?? 50_000;
+    this.placement = options.placement;
   }
 
   /**
@@ -241,8 +261,25 @@ export class TableService {
     });
   }
 
-  /** Runs a command once durable; a refusal is a value, a database failure throws. */
+  /**
+   * Runs a command once durable; a refusal is a value, a database failure
+   * throws. On a floor it runs where the table's lease is held (placement).
+   */
   execute(request: CommandRequest): Promise<CommandOutcome> {
+    const placement = this.placement;
+    if (placement === undefined || placement.epoch(request.tableId) !== undefined)
+      return this.executeHere(request);
+    return placement
+      .place(request)
+      .then((placed) => (placed === 'here' ? this.executeHere(request) : placed));
+  }
+
+  /**
+   * Runs a command on this node: a command another node passed here as the
+   * lease holder, never passed on again. Its batch commits only under this
+   * node's lease (the fence in batchInTx).
+   */
+  executeHere(request: CommandRequest): Promise<CommandOutcome> {
     if (!this.accepting) {
       return Promise.resolve(
         refused('shutting_down', 'the server is shutting down; try again shortly'),
@@ -451,6 +488,17 @@ export class TableService {
     loaded?: Loaded;
   }> {
     const record = await tx.loadTable(tableId, { lock: 'exclusive' });
+    if (record !== undefined && this.placement !== undefined) {
+      // The fence: the row is locked until commit, so a lease taken by another node since
+      // (a higher epoch) cannot be missed, and a holder that lost it writes nothing.
+      const epoch = this.placement.epoch(tableId);
+      if (epoch !== record.leaseEpoch)
+        throw new StoreUnavailableError(
+          `table ${tableId}: this node no longer holds its lease (epoch ${String(epoch)}, table at ${record.leaseEpoch}); retry`,
+          undefined,
+          'table_moving',
+        );
+    }
     if (record === undefined) {
       return {
         outcomes: jobs.map(() => refused('unknown_table', `there is no table "${tableId}"`)),

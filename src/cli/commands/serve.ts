@@ -23,6 +23,7 @@ interface ServeCliOptions {
   readonly trustProxy?: string;
   readonly allowedOrigin?: string[];
   readonly sessionIdleMinutes: string;
+  readonly nodeUrl?: string;
   readonly dbConnectTimeoutMs: string;
   readonly dbStatementTimeoutMs: string;
   readonly dbLockTimeoutMs: string;
@@ -100,7 +101,13 @@ export function registerServe(program: Command, io: Io): void {
       '--allowed-origin <origin...>',
       "origins besides this server's whose pages may use its session (e.g. https://board.example)",
     )
-    .option('--session-idle-minutes <minutes>', 'a session unused this long ends', '30');
+    .option('--session-idle-minutes <minutes>', 'a session unused this long ends', '30')
+    .addOption(
+      new Option(
+        '--node-url <url>',
+        'PostgreSQL: where the other nodes reach this one (default: the served URL)',
+      ).env('CUSSEC_NODE_URL'),
+    );
   // PostgreSQL only: how long to wait before answering 503 rather than hanging.
   for (const [flag, env, field, what] of TIMEOUT_OPTIONS)
     command.addOption(
@@ -122,6 +129,8 @@ export function registerServe(program: Command, io: Io): void {
     for (const origin of options.allowedOrigin ?? [])
       if (!/^https?:\/\/[^/\s]+$/.test(origin))
         throw new InputError(`--allowed-origin: "${origin}" is not scheme://host[:port]`);
+    if (options.nodeUrl !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(options.nodeUrl))
+      throw new InputError(`--node-url: "${options.nodeUrl}" is not scheme://host[:port]`);
     const tls = tlsFiles(options);
     const timeouts = timeoutsOf(options);
     let running;
@@ -141,6 +150,7 @@ export function registerServe(program: Command, io: Io): void {
         ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
         ...(options.allowedOrigin ? { allowedOrigins: options.allowedOrigin } : {}),
         sessionIdleMs: idleMinutes * 60_000,
+        ...(options.nodeUrl !== undefined ? { nodeUrl: options.nodeUrl } : {}),
         timeouts,
         say: (line) => io.stdout.write(`${line}\n`),
         terminal: io.stdout.isTTY === true,

@@ -1,0 +1,62 @@
+/**
+ * The internal route on which a table's lease holder takes the commands other
+ * nodes of the floor pass it (src/service/command-router.ts). It answers only a
+ * request that carries the floor's node secret; to anybody else it is not
+ * there (404 `not_found`, as for any unknown path), so clients never reach it.
+ */
+import type { FastifyInstance } from 'fastify';
+import { StoreUnavailableError } from '../ledger/index.js';
+import {
+  type CommandRouter,
+  type ForwardAnswer,
+  FORWARD_PATH,
+  NODE_SECRET_HEADER,
+} from '../service/command-router.js';
+import type { CommandRequest, TableService } from '../service/table-service.js';
+import { errorBody } from './http-error.js';
+
+/** A batch of passed commands may hold thousands of bets. */
+const FORWARD_BODY_BYTES_MAX = 32 * 1024 * 1024;
+
+export function forwardRoutes(
+  fastify: FastifyInstance,
+  service: TableService,
+  router: CommandRouter,
+): void {
+  fastify.post(FORWARD_PATH, { bodyLimit: FORWARD_BODY_BYTES_MAX }, async (request, reply) => {
+    const secret = request.headers[NODE_SECRET_HEADER];
+    const commands = (request.body as { commands?: unknown } | undefined)?.commands;
+    if (!router.authentic(typeof secret === 'string' ? secret : undefined)) {
+      return reply.status(404).send(errorBody('not_found', `nothing at POST ${FORWARD_PATH}`));
+    }
+    if (!Array.isArray(commands) || !commands.every(isCommandRequest)) {
+      return reply.status(400).send(errorBody('invalid_request', 'commands: a list of commands'));
+    }
+    const answers = await Promise.all(
+      commands.map((command) =>
+        service.executeHere(command).then(
+          (outcome): ForwardAnswer => ({ outcome }),
+          (error: unknown): ForwardAnswer => {
+            // Retryable on the passing node's side: its client gets the same 503.
+            if (error instanceof StoreUnavailableError)
+              return { error: { code: error.code, message: error.message } };
+            throw error;
+          },
+        ),
+      ),
+    );
+    return { answers };
+  });
+}
+
+function isCommandRequest(value: unknown): value is CommandRequest {
+  if (typeof value !== 'object' || value === null) return false;
+  const { tableId, command, idempotencyKey } = value as Record<string, unknown>;
+  return (
+    typeof tableId === 'string' &&
+    typeof command === 'object' &&
+    command !== null &&
+    typeof (command as { type?: unknown }).type === 'string' &&
+    (idempotencyKey === undefined || typeof idempotencyKey === 'string')
+  );
+}
