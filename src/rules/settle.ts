@@ -55,62 +55,58 @@ export function validateBet(table: CompiledPaytable, bet: Bet): Result<Bet> {
   return ok(bet);
 }
 
+/** What a settlement returns besides each bet's return: the round's totals. */
+export interface SettlementTotals {
+  readonly totalStakeMinor: number;
+  readonly totalReturnedMinor: number;
+}
+
 /**
- * Settles bets on one roll. Every bet must have passed {@link validateBet}; an
- * invalid one is a programming error and throws.
+ * The settlement engine, the one every settlement runs (the round machine's
+ * `settleRound`, {@link settle}, the audit): writes what each bet returns
+ * (stake + winnings, or 0) into `returnsMinor` at the bet's position, and gives
+ * the totals. One multiply a bet: the paytable was compiled into return
+ * multipliers per outcome and spot. Every bet must have passed
+ * {@link validateBet}; an invalid one is a programming error and throws.
  */
-export function settle(table: CompiledPaytable, dice: Dice, bets: readonly Bet[]): SettledBet[] {
+export function settleReturns(
+  table: CompiledPaytable,
+  dice: Dice,
+  bets: readonly Bet[],
+  returnsMinor: number[],
+): SettlementTotals {
   const row = outcomeIndex(dice) * SPOT_COUNT;
-  const multipliers = table.returnMultipliers;
-  const out = new Array<SettledBet>(bets.length);
+  const { returnMultipliers, offered } = table;
+  let totalStakeMinor = 0;
+  let totalReturnedMinor = 0;
   for (let i = 0; i < bets.length; i++) {
     const bet = bets[i]!;
     const spot = spotById(bet.spot);
-    if (spot === undefined || table.offered[spot.index] !== 1 || !(bet.stakeMinor > 0)) {
+    if (spot === undefined || offered[spot.index] !== 1 || !(bet.stakeMinor > 0)) {
       throw new Error(`settle: invalid bet ${JSON.stringify(bet)}; validate bets first`);
     }
-    const returnedMinor = bet.stakeMinor * multipliers[row + spot.index]!;
-    out[i] = {
+    const returnedMinor = bet.stakeMinor * returnMultipliers[row + spot.index]!;
+    returnsMinor[i] = returnedMinor;
+    totalStakeMinor += bet.stakeMinor;
+    totalReturnedMinor += returnedMinor;
+  }
+  return { totalStakeMinor, totalReturnedMinor };
+}
+
+/**
+ * Settles bets on one roll, bet by bet, with {@link settleReturns}: each bet
+ * with what it won and returned.
+ */
+export function settle(table: CompiledPaytable, dice: Dice, bets: readonly Bet[]): SettledBet[] {
+  const returnsMinor = new Array<number>(bets.length);
+  settleReturns(table, dice, bets, returnsMinor);
+  return bets.map((bet, i): SettledBet => {
+    const returnedMinor = returnsMinor[i]!;
+    return {
       spot: bet.spot,
       stakeMinor: bet.stakeMinor,
       winMinor: returnedMinor === 0 ? 0 : returnedMinor - bet.stakeMinor,
       returnedMinor,
     };
-  }
-  return out;
-}
-
-/**
- * A round's bets in columns, the form the hot path settles: the spot's index in
- * `SPOTS` and the stake, bet by bet.
- */
-export interface BetColumns {
-  readonly spotIndex: Uint8Array;
-  readonly stakeMinor: Float64Array;
-}
-
-/**
- * Settles bets held in columns, writing what each returns (stake + winnings, or
- * 0) into `returnedMinor`, and gives the total returned. One multiply a bet: the
- * paytable was compiled into return multipliers per outcome and spot. The bets
- * must have been validated; a spot the layout does not offer throws.
- */
-export function settleColumns(
-  table: CompiledPaytable,
-  dice: Dice,
-  bets: BetColumns,
-  returnedMinor: Float64Array,
-): number {
-  const row = outcomeIndex(dice) * SPOT_COUNT;
-  const { spotIndex, stakeMinor } = bets;
-  const { returnMultipliers, offered } = table;
-  let total = 0;
-  for (let i = 0; i < spotIndex.length; i++) {
-    const spot = spotIndex[i]!;
-    if (offered[spot] !== 1) throw new Error(`settleColumns: spot index ${spot} is not offered`);
-    const returned = stakeMinor[i]! * returnMultipliers[row + spot]!;
-    returnedMinor[i] = returned;
-    total += returned;
-  }
-  return total;
+  });
 }
