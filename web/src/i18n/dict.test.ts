@@ -52,7 +52,6 @@ describe('the dictionary', () => {
       'calendar_year_missing',
       'holiday_list_invalid',
       'proposal_closed',
-      'liability_cap_exceeded',
     ]);
     for (const key of Object.keys(DICT).filter((k) => k.startsWith('err.')))
       expect(known.has(key.slice(4)), key).toBe(true);
