@@ -62,12 +62,25 @@ export interface SettlementTotals {
 }
 
 /**
- * The settlement engine, the one every settlement runs (the round machine's
- * `settleRound`, {@link settle}, the audit): writes what each bet returns
- * (stake + winnings, or 0) into `returnsMinor` at the bet's position, and gives
- * the totals. One multiply a bet: the paytable was compiled into return
- * multipliers per outcome and spot. Every bet must have passed
- * {@link validateBet}; an invalid one is a programming error and throws.
+ * The settlement engine, for one bet: what it returns (stake + winnings, or 0)
+ * on the outcome whose row of return multipliers starts at `row`. One multiply:
+ * the paytable was compiled into return multipliers per outcome and spot. A bet
+ * that did not pass {@link validateBet} is a programming error and throws.
+ * Small enough to be inlined into the loops below, the only two shapes of
+ * result a settlement takes.
+ */
+function returnedMinorOf(table: CompiledPaytable, row: number, bet: Bet): number {
+  const spot = spotById(bet.spot);
+  if (spot === undefined || table.offered[spot.index] !== 1 || !(bet.stakeMinor > 0)) {
+    throw new Error(`settle: invalid bet ${JSON.stringify(bet)}; validate bets first`);
+  }
+  return bet.stakeMinor * table.returnMultipliers[row + spot.index]!;
+}
+
+/**
+ * Settles a round's bets in the form the round machine keeps (`settleRound`
+ * of src/table, what the service runs at a reveal): writes what each bet
+ * returns into `returnsMinor` at the bet's position, and gives the totals.
  */
 export function settleReturns(
   table: CompiledPaytable,
@@ -76,16 +89,11 @@ export function settleReturns(
   returnsMinor: number[],
 ): SettlementTotals {
   const row = outcomeIndex(dice) * SPOT_COUNT;
-  const { returnMultipliers, offered } = table;
   let totalStakeMinor = 0;
   let totalReturnedMinor = 0;
   for (let i = 0; i < bets.length; i++) {
     const bet = bets[i]!;
-    const spot = spotById(bet.spot);
-    if (spot === undefined || offered[spot.index] !== 1 || !(bet.stakeMinor > 0)) {
-      throw new Error(`settle: invalid bet ${JSON.stringify(bet)}; validate bets first`);
-    }
-    const returnedMinor = bet.stakeMinor * returnMultipliers[row + spot.index]!;
+    const returnedMinor = returnedMinorOf(table, row, bet);
     returnsMinor[i] = returnedMinor;
     totalStakeMinor += bet.stakeMinor;
     totalReturnedMinor += returnedMinor;
@@ -93,20 +101,19 @@ export function settleReturns(
   return { totalStakeMinor, totalReturnedMinor };
 }
 
-/**
- * Settles bets on one roll, bet by bet, with {@link settleReturns}: each bet
- * with what it won and returned.
- */
+/** Settles bets on one roll, each with what it won and returned (the audit, the CLI, tests). */
 export function settle(table: CompiledPaytable, dice: Dice, bets: readonly Bet[]): SettledBet[] {
-  const returnsMinor = new Array<number>(bets.length);
-  settleReturns(table, dice, bets, returnsMinor);
-  return bets.map((bet, i): SettledBet => {
-    const returnedMinor = returnsMinor[i]!;
-    return {
+  const row = outcomeIndex(dice) * SPOT_COUNT;
+  const out = new Array<SettledBet>(bets.length);
+  for (let i = 0; i < bets.length; i++) {
+    const bet = bets[i]!;
+    const returnedMinor = returnedMinorOf(table, row, bet);
+    out[i] = {
       spot: bet.spot,
       stakeMinor: bet.stakeMinor,
       winMinor: returnedMinor === 0 ? 0 : returnedMinor - bet.stakeMinor,
       returnedMinor,
     };
-  });
+  }
+  return out;
 }
