@@ -1,44 +1,49 @@
 /**
- * Settlement throughput: the engine's `settle()` against a bare Float64Array
- * lookup settling the same bets on the same rolls.
+ * Settlement throughput: the engine the table service runs (`settleRound` of
+ * src/table, over src/rules' `settleReturns`) and the per-bet object API
+ * (`settle`), each against a bare Float64Array lookup settling the same bets
+ * on the same rolls.
  */
 import { randomInt } from 'node:crypto';
 import {
-  type Bet,
-  type BetColumns,
   DEFAULT_COMPILED,
   type Dice,
   OUTCOME_COUNT,
   outcomeDice,
   outcomeIndex,
   settle,
-  settleColumns,
   SPOT_COUNT,
   spotById,
   SPOTS,
 } from '../src/rules/index.js';
+import { simulatedTableSettings, toTableConfig } from '../src/service/table-settings.js';
+import { type PlacedBet, settleRound } from '../src/table/index.js';
 import { type Benchmark, compare, round } from './harness.js';
 
 const BETS_PER_ROUND = 1_000;
 const ROUNDS = 64;
+const PLAYERS = 50;
 
 export const settleBenchmark: Benchmark = {
   name: 'settle',
-  description: `the engine settling rounds of ${BETS_PER_ROUND} bets vs a bare Float64Array lookup`,
+  description: `the service's settlement engine settling rounds of ${BETS_PER_ROUND} bets vs a bare Float64Array lookup`,
   run: (log) => {
-    const rounds = Array.from({ length: ROUNDS }, () => ({
+    const rounds = Array.from({ length: ROUNDS }, (): Round => ({
       dice: outcomeDice(randomInt(OUTCOME_COUNT)),
-      bets: Array.from({ length: BETS_PER_ROUND }, (): Bet => ({
+      bets: Array.from({ length: BETS_PER_ROUND }, (_, i): PlacedBet => ({
+        betId: `b${i}`,
+        playerId: `p${i % PLAYERS}`,
         spot: SPOTS[randomInt(SPOTS.length)]!.id,
         stakeMinor: randomInt(1, 100_000),
+        rollNo: 1,
+        placedAtMs: 0,
       })),
     }));
-    const columns = rounds.map(toColumns);
-    const engine = compare(makeEngine(columns), makeBaseline(columns), ROUNDS * BETS_PER_ROUND);
-    const objects = compare(makeObjectApi(rounds), makeBaseline(columns), ROUNDS * BETS_PER_ROUND);
+    const engine = compare(makeEngine(rounds), makeBaseline(rounds), ROUNDS * BETS_PER_ROUND);
+    const objects = compare(makeObjectApi(rounds), makeBaseline(rounds), ROUNDS * BETS_PER_ROUND);
     const perSecond = (n: number): string => Math.round(n).toLocaleString('en');
     log(
-      `settle: engine (settleColumns) ${perSecond(engine.subject)} settlements/s, ` +
+      `settle: engine (settleRound) ${perSecond(engine.subject)} settlements/s, ` +
         `baseline ${perSecond(engine.baseline)}/s, ratio ${round(engine.ratio)}`,
     );
     log(
@@ -58,27 +63,15 @@ export const settleBenchmark: Benchmark = {
 
 interface Round {
   readonly dice: Dice;
-  readonly bets: readonly Bet[];
+  readonly bets: readonly PlacedBet[];
 }
 
-interface Columns extends BetColumns {
-  readonly dice: Dice;
-  readonly returnedMinor: Float64Array;
-}
-
-function toColumns(r: Round): Columns {
-  return {
-    dice: r.dice,
-    spotIndex: Uint8Array.from(r.bets, (b) => spotById(b.spot)!.index),
-    stakeMinor: Float64Array.from(r.bets, (b) => b.stakeMinor),
-    returnedMinor: new Float64Array(r.bets.length),
-  };
-}
-
-function makeEngine(columns: readonly Columns[]): () => number {
+/** What the reveal of a round runs in the table service: the machine's settlement. */
+function makeEngine(rounds: readonly Round[]): () => number {
+  const config = toTableConfig(simulatedTableSettings('BENCH'));
   return () => {
     let sum = 0;
-    for (const c of columns) sum += settleColumns(DEFAULT_COMPILED, c.dice, c, c.returnedMinor);
+    for (const r of rounds) sum += settleRound(config, r.dice, r.bets).totalReturnedMinor;
     return sum;
   };
 }
@@ -94,19 +87,23 @@ function makeObjectApi(rounds: readonly Round[]): () => number {
   };
 }
 
-/** The least work that settles a bet: one multiply by a precomputed return. */
-function makeBaseline(columns: readonly Columns[]): () => number {
+/** The least work that settles a bet: one multiply by a precomputed return, bets in columns. */
+function makeBaseline(rounds: readonly Round[]): () => number {
   const table = Float64Array.from(DEFAULT_COMPILED.returnMultipliers);
-  const rows = columns.map((c) => outcomeIndex(c.dice) * SPOT_COUNT);
+  const columns = rounds.map((r) => ({
+    row: outcomeIndex(r.dice) * SPOT_COUNT,
+    spotIndex: Uint8Array.from(r.bets, (b) => spotById(b.spot)!.index),
+    stakeMinor: Float64Array.from(r.bets, (b) => b.stakeMinor),
+    returnedMinor: new Float64Array(r.bets.length),
+  }));
   return () => {
     let sum = 0;
-    columns.forEach((c, r) => {
-      const row = rows[r]!;
+    for (const c of columns) {
       for (let i = 0; i < c.stakeMinor.length; i++) {
-        c.returnedMinor[i] = c.stakeMinor[i]! * table[row + c.spotIndex[i]!]!;
+        c.returnedMinor[i] = c.stakeMinor[i]! * table[c.row + c.spotIndex[i]!]!;
       }
       sum += c.returnedMinor[c.returnedMinor.length - 1]!;
-    });
+    }
     return sum;
   };
 }

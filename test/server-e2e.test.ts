@@ -67,10 +67,10 @@ const REACHABLE = [
   'shake_method_mismatch',
   'reading_method_mismatch',
   'invalid_dice',
-  // The service, the ledger and the cage.
   'liability_cap_exceeded',
-  'insufficient_funds',
   'table_mid_round',
+  // The service, the ledger and the cage.
+  'insufficient_funds',
   'idempotency_key_conflict',
   'unknown_table',
   'unknown_player',

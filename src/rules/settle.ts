@@ -55,21 +55,59 @@ export function validateBet(table: CompiledPaytable, bet: Bet): Result<Bet> {
   return ok(bet);
 }
 
+/** What a settlement returns besides each bet's return: the round's totals. */
+export interface SettlementTotals {
+  readonly totalStakeMinor: number;
+  readonly totalReturnedMinor: number;
+}
+
 /**
- * Settles bets on one roll. Every bet must have passed {@link validateBet}; an
- * invalid one is a programming error and throws.
+ * The settlement engine, for one bet: what it returns (stake + winnings, or 0)
+ * on the outcome whose row of return multipliers starts at `row`. One multiply:
+ * the paytable was compiled into return multipliers per outcome and spot. A bet
+ * that did not pass {@link validateBet} is a programming error and throws.
+ * Small enough to be inlined into the loops below, the only two shapes of
+ * result a settlement takes.
  */
+function returnedMinorOf(table: CompiledPaytable, row: number, bet: Bet): number {
+  const spot = spotById(bet.spot);
+  if (spot === undefined || table.offered[spot.index] !== 1 || !(bet.stakeMinor > 0)) {
+    throw new Error(`settle: invalid bet ${JSON.stringify(bet)}; validate bets first`);
+  }
+  return bet.stakeMinor * table.returnMultipliers[row + spot.index]!;
+}
+
+/**
+ * Settles a round's bets in the form the round machine keeps (`settleRound`
+ * of src/table, what the service runs at a reveal): writes what each bet
+ * returns into `returnsMinor` at the bet's position, and gives the totals.
+ */
+export function settleReturns(
+  table: CompiledPaytable,
+  dice: Dice,
+  bets: readonly Bet[],
+  returnsMinor: number[],
+): SettlementTotals {
+  const row = outcomeIndex(dice) * SPOT_COUNT;
+  let totalStakeMinor = 0;
+  let totalReturnedMinor = 0;
+  for (let i = 0; i < bets.length; i++) {
+    const bet = bets[i]!;
+    const returnedMinor = returnedMinorOf(table, row, bet);
+    returnsMinor[i] = returnedMinor;
+    totalStakeMinor += bet.stakeMinor;
+    totalReturnedMinor += returnedMinor;
+  }
+  return { totalStakeMinor, totalReturnedMinor };
+}
+
+/** Settles bets on one roll, each with what it won and returned (the audit, the CLI, tests). */
 export function settle(table: CompiledPaytable, dice: Dice, bets: readonly Bet[]): SettledBet[] {
   const row = outcomeIndex(dice) * SPOT_COUNT;
-  const multipliers = table.returnMultipliers;
   const out = new Array<SettledBet>(bets.length);
   for (let i = 0; i < bets.length; i++) {
     const bet = bets[i]!;
-    const spot = spotById(bet.spot);
-    if (spot === undefined || table.offered[spot.index] !== 1 || !(bet.stakeMinor > 0)) {
-      throw new Error(`settle: invalid bet ${JSON.stringify(bet)}; validate bets first`);
-    }
-    const returnedMinor = bet.stakeMinor * multipliers[row + spot.index]!;
+    const returnedMinor = returnedMinorOf(table, row, bet);
     out[i] = {
       spot: bet.spot,
       stakeMinor: bet.stakeMinor,
@@ -78,39 +116,4 @@ export function settle(table: CompiledPaytable, dice: Dice, bets: readonly Bet[]
     };
   }
   return out;
-}
-
-/**
- * A round's bets in columns, the form the hot path settles: the spot's index in
- * `SPOTS` and the stake, bet by bet.
- */
-export interface BetColumns {
-  readonly spotIndex: Uint8Array;
-  readonly stakeMinor: Float64Array;
-}
-
-/**
- * Settles bets held in columns, writing what each returns (stake + winnings, or
- * 0) into `returnedMinor`, and gives the total returned. One multiply a bet: the
- * paytable was compiled into return multipliers per outcome and spot. The bets
- * must have been validated; a spot the layout does not offer throws.
- */
-export function settleColumns(
-  table: CompiledPaytable,
-  dice: Dice,
-  bets: BetColumns,
-  returnedMinor: Float64Array,
-): number {
-  const row = outcomeIndex(dice) * SPOT_COUNT;
-  const { spotIndex, stakeMinor } = bets;
-  const { returnMultipliers, offered } = table;
-  let total = 0;
-  for (let i = 0; i < spotIndex.length; i++) {
-    const spot = spotIndex[i]!;
-    if (offered[spot] !== 1) throw new Error(`settleColumns: spot index ${spot} is not offered`);
-    const returned = stakeMinor[i]! * returnMultipliers[row + spot]!;
-    returnedMinor[i] = returned;
-    total += returned;
-  }
-  return total;
 }

@@ -236,6 +236,24 @@ withStores('money answers', (h) => {
     await app.shutdown();
   });
 
+  it("offers the floor's limits change as the round machine does: between rounds only", async () => {
+    const { app, users, token } = await setup(await h.open());
+    const supervisorToken = await token(users.supervisor);
+    const allowed = async () => {
+      const floor = await call(app, supervisorToken, 'GET', '/api/v1/floor');
+      const tables = floor.body['tables'] as { id: string; limitsChangeAllowed: boolean }[];
+      return tables.find((t) => t.id === T)?.limitsChangeAllowed;
+    };
+    expect(await allowed()).toBe(true);
+    await openBetting(app);
+    expect(await allowed()).toBe(false);
+    const refused = await call(app, supervisorToken, 'PATCH', `/api/v1/tables/${T}/limits`, {
+      stakeMinorMin: 2_000,
+    });
+    expect(codeOf(refused)).toBe('table_mid_round');
+    await app.shutdown();
+  });
+
   it('answers the expected house gain in whole minor units', async () => {
     const { app, users, token } = await setup(await h.open());
     await openBetting(app);

@@ -34,6 +34,7 @@ import {
 } from '../compliance/index.js';
 import { type IndexedJournalType, KeyedQueue, type Store } from '../ledger/index.js';
 import { isRecord } from '../rules/index.js';
+import { can } from '../table/index.js';
 import type { HolidayCalendarService } from './holidays.js';
 import { readIndexedEntries } from './indexed-journal.js';
 import type { ServiceRejection, TableService } from './table-service.js';
@@ -431,9 +432,10 @@ export class HouseOptionsService {
     });
   }
 
+  /** Art. 8: whether the round machine would take new house options now. */
   private async betweenRounds(tableId: string): Promise<boolean> {
-    const phase = (await this.tables.snapshot(tableId))?.state.phase;
-    return phase === 'idle' || phase === 'paid';
+    const snap = await this.tables.snapshot(tableId);
+    return snap !== undefined && can(snap.config, snap.state, { type: 'change-house-options' });
   }
 
   /**

@@ -16,7 +16,7 @@ import { settle, DEFAULT_COMPILED } from '../rules/index.js';
 import { deposit, openWallet } from './cage.js';
 import { simulatedTableSettings } from './table-settings.js';
 import { type CommandOutcome, type PublishedEvent, TableService } from './table-service.js';
-import type { Command } from '../table/index.js';
+import { can, type Command } from '../table/index.js';
 
 const T = 'T1';
 
@@ -179,6 +179,37 @@ withStores('table service', (h) => {
     expect(over.ok ? 'ok' : over.rejection.code).toBe('liability_cap_exceeded');
     // A bet on another triple does not add to the worst case of triple 1.
     expect((await run(bet('b2', 'bob', 'triple:2', 1_000))).ok).toBe(true);
+  });
+
+  it('answers the table’s changes as the round machine’s can() does: between rounds only', async () => {
+    const store = await h.open();
+    const { run, service } = await setup(store, { liabilityMinorMax: 150_000 });
+    await mustRun(run, ...open, bet('a1', 'alice', 'triple:1', 1_000));
+    const mid = (await service.snapshot(T))!;
+    const raise = { liabilityMinorMax: 1_000_000 };
+    expect(can(mid.config, mid.state, { type: 'change-limits' })).toBe(false);
+    const refusedMid = await service.changeLimits(T, raise, 'sup-1');
+    expect(refusedMid.ok ? 'ok' : refusedMid.rejection).toMatchObject({
+      code: 'table_mid_round',
+      article: '8',
+    });
+    // The cap is the machine's too: the service refuses what can() refuses.
+    const over = bet('b1', 'bob', 'triple:1', 1_000);
+    expect(can(mid.config, mid.state, over, mid.state.lastAtMs!)).toBe(false);
+    expect((await run(over)).ok).toBe(false);
+    await mustRun(
+      run,
+      { type: 'ring-bell' },
+      { type: 'lift-dome' },
+      { type: 'reveal-dice' },
+      { type: 'pay-all' },
+    );
+    const paid = (await service.snapshot(T))!;
+    expect(can(paid.config, paid.state, { type: 'change-limits' })).toBe(true);
+    expect((await service.changeLimits(T, raise, 'sup-1')).ok).toBe(true);
+    const raised = (await service.snapshot(T))!;
+    expect(raised.config.liabilityMinorMax).toBe(1_000_000);
+    await mustRun(run, ...open, bet('a2', 'alice', 'triple:1', 1_000), over);
   });
 
   it('rebuilds a round from the journal on a new service (a restart) and carries on', async () => {

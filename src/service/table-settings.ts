@@ -154,6 +154,7 @@ export function toTableConfig(settings: TableSettings): TableConfig {
     stakeMinorMin: settings.stakeMinorMin,
     stakeMinorMax: settings.stakeMinorMax,
     betsPerRoundMax: settings.betsPerRoundMax,
+    liabilityMinorMax: settings.liabilityMinorMax,
     paytable: compilePaytable(settings.paytable),
     // Settings stored before authorizations were recorded have none: such a table waits for one.
     optionsAuthorized: (settings.authorization ?? null) !== null,

@@ -15,7 +15,13 @@
  * array loses its index (it would be wrong for it) and rebuilds one if it is
  * ever used again. So a round played forwards, the common case, costs O(1) per
  * bet here.
+ *
+ * The index also keeps the round's exposure (src/math's `ExposureBook`: what
+ * the bets return under each of the 216 outcomes) for the liability cap, built
+ * on its first use under the table's paytable and moved with the index.
  */
+import { ExposureBook } from '../math/index.js';
+import type { CompiledPaytable } from '../rules/index.js';
 import type { PlacedBet } from './types.js';
 
 export interface BetIndex {
@@ -27,6 +33,8 @@ export interface BetIndex {
   /** Standing stake per player, then per spot. */
   readonly stakeBySeat: Map<string, Map<string, number>>;
   totalStakeMinor: number;
+  /** The standing bets' exposure under `paytable`; null until asked for. */
+  exposure: { readonly paytable: CompiledPaytable; readonly book: ExposureBook } | null;
 }
 
 const indexes = new WeakMap<readonly PlacedBet[], BetIndex>();
@@ -45,10 +53,21 @@ export function betIndexOf(
     usedIds: new Set(withdrawnBetIds),
     stakeBySeat: new Map(),
     totalStakeMinor: 0,
+    exposure: null,
   };
   for (const bet of bets) add(index, bet);
   indexes.set(bets, index);
   return index;
+}
+
+/**
+ * The standing bets' exposure under `paytable`, built in O(n) on first use (or
+ * when the paytable changed between rounds) and kept up to date after.
+ */
+export function exposureOf(index: BetIndex, paytable: CompiledPaytable): ExposureBook {
+  if (index.exposure === null || index.exposure.paytable !== paytable)
+    index.exposure = { paytable, book: ExposureBook.of(paytable, index.bets) };
+  return index.exposure.book;
 }
 
 /** The player's standing stake on the spot. */
@@ -64,6 +83,7 @@ function addStake(index: BetIndex, bet: PlacedBet, stakeMinor: number): void {
   }
   spots.set(bet.spot, (spots.get(bet.spot) ?? 0) + stakeMinor);
   index.totalStakeMinor += stakeMinor;
+  index.exposure?.book.add(bet.spot, stakeMinor);
 }
 
 function add(index: BetIndex, bet: PlacedBet): void {

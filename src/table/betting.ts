@@ -3,7 +3,8 @@
  * and the bell that ends them, rung by the croupier or by the betting timer.
  */
 import { validateBet } from '../rules/index.js';
-import { betIndexOf, movePlaced, moveWithdrawn, stakeOnSeat } from './bet-index.js';
+import type { ExposureBook } from '../math/index.js';
+import { betIndexOf, exposureOf, movePlaced, moveWithdrawn, stakeOnSeat } from './bet-index.js';
 import { isRejectionCode, reject, type RejectionCode } from './rejections.js';
 import { base, croupierOf, next, publicBet, totalStakeMinor } from './state.js';
 import type { Command, PlacedBet, RoundState, TableConfig, TransitionResult } from './types.js';
@@ -77,7 +78,24 @@ function betRefusal(
       message: `the round already holds ${state.bets.length} bets, the table's maximum`,
     };
   }
+  // Last: only a bet the round would otherwise take is measured against the house's cap.
+  const worst = exposureOf(index, config.paytable).worstLossWithMinor(spot, stakeMinor);
+  if (worst > config.liabilityMinorMax) {
+    return {
+      code: 'liability_cap_exceeded',
+      message: `this bet would raise the table's worst-case loss this round to ${worst}, over its cap of ${config.liabilityMinorMax} (minor units)`,
+    };
+  }
   return null;
+}
+
+/**
+ * What the round's standing bets cost the house under each outcome, as the
+ * liability cap sees it. The book belongs to the round's bet index: copy it to
+ * keep it past the next transition.
+ */
+export function roundExposure(config: TableConfig, state: RoundState): ExposureBook {
+  return exposureOf(betIndexOf(state.bets, state.withdrawnBetIds), config.paytable);
 }
 
 export function placeBet(

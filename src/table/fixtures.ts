@@ -29,6 +29,8 @@ export function tableConfig(overrides: Partial<TableConfig> = {}): TableConfig {
     stakeMinorMin: 100,
     stakeMinorMax: 100_000,
     betsPerRoundMax: 50,
+    // No cap unless a test sets one: the house may lose what the bets can win.
+    liabilityMinorMax: Number.MAX_SAFE_INTEGER,
     paytable: PAYTABLE,
     optionsAuthorized: true,
     ...overrides,

@@ -10,15 +10,15 @@
  * `releaseHold`, never mid-command.
  */
 import { type RejectionCode, REJECTIONS } from './rejections.js';
-import type { Command, RoundState, TableConfig, TableHold } from './types.js';
+import type { CommandType, MachineCommand, RoundState, TableConfig, TableHold } from './types.js';
 
-const GUARDED = new Set<Command['type']>(['cover', 'open-betting']);
+const GUARDED = new Set<CommandType>(['cover', 'open-betting']);
 
 /** The refusal of a guarded act on this table, or null when nothing holds it. */
 export function tableRefusal(
   config: TableConfig,
   state: RoundState,
-  command: Command,
+  command: MachineCommand,
 ): { code: RejectionCode; message: string } | null {
   if (!GUARDED.has(command.type)) return null;
   // Art. 8: options in force without a recorded authorization never reach a player.

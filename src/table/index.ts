@@ -17,7 +17,7 @@ export { PHASE_RULES, phaseRefusal, type PhaseRule } from './phases.js';
 export { isRejectionCode, REJECTION_CODES, REJECTIONS, type RejectionCode } from './rejections.js';
 export { assertAligned, betResults, settlementOf, settleRound, winningSpots } from './result.js';
 export { LEVER_PULLS } from './procedure.js';
-export { timerExpired } from './betting.js';
+export { roundExposure, timerExpired } from './betting.js';
 export { initialState } from './state.js';
 export { isSealedRoll, tableConfigProblems } from './validate.js';
 export {

@@ -25,6 +25,7 @@ import { payAll, readDice, revealDice } from './result.js';
 import { initialState } from './state.js';
 import type {
   Command,
+  MachineCommand,
   Rejection,
   RoundEvent,
   RoundState,
@@ -36,7 +37,7 @@ import { shapeProblem, tableConfigProblems } from './validate.js';
 /** Art. 2.1 and Art. 8: lever and electronic tables shake, and learn their dice, differently. */
 function methodRefusal(
   config: TableConfig,
-  command: Command,
+  command: MachineCommand,
 ): { code: RejectionCode; message: string } | null {
   const lever = config.shaker === 'lever';
   if ((command.type === 'pull-lever' && !lever) || (command.type === 'trigger-shaker' && lever)) {
@@ -57,7 +58,7 @@ function methodRefusal(
 function dispatch(
   config: TableConfig,
   state: RoundState,
-  command: Command,
+  command: MachineCommand,
   now: number,
 ): TransitionResult {
   switch (command.type) {
@@ -89,6 +90,11 @@ function dispatch(
       return voidRoll(config, state, command, now);
     case 'pay-all':
       return payAll(config, state, command, now);
+    case 'change-limits':
+    case 'change-house-options':
+    case 'record-between-rounds':
+      // The phase rule is the whole check: the round is left as it was, for the service to journal.
+      return { ok: true, state, events: [] };
   }
 }
 
@@ -100,7 +106,7 @@ function dispatch(
 export function transition(
   config: TableConfig,
   state: RoundState,
-  command: Command,
+  command: MachineCommand,
   now: number,
 ): TransitionResult {
   // A clock that is not a number is a bug in the caller, not a refusal to show a croupier.
@@ -125,7 +131,7 @@ export function transition(
 export function check(
   config: TableConfig,
   state: RoundState,
-  command: Command,
+  command: MachineCommand,
   now?: number,
 ): Rejection | null {
   const result = transition(config, state, command, now ?? state.lastAtMs ?? 0);
@@ -136,7 +142,7 @@ export function check(
 export function can(
   config: TableConfig,
   state: RoundState,
-  command: Command,
+  command: MachineCommand,
   now?: number,
 ): boolean {
   return check(config, state, command, now) === null;
@@ -182,9 +188,9 @@ export function applyAll(
 export interface RoundMachine {
   readonly config: TableConfig;
   initialState(lastRoundNo?: number): RoundState;
-  transition(state: RoundState, command: Command, now: number): TransitionResult;
-  can(state: RoundState, command: Command, now?: number): boolean;
-  check(state: RoundState, command: Command, now?: number): Rejection | null;
+  transition(state: RoundState, command: MachineCommand, now: number): TransitionResult;
+  can(state: RoundState, command: MachineCommand, now?: number): boolean;
+  check(state: RoundState, command: MachineCommand, now?: number): Rejection | null;
 }
 
 /** Binds a configuration after checking it: a table that cannot run is refused before any round. */

@@ -70,6 +70,12 @@ const readingRule: PhaseRule = rule(
   ],
 );
 
+/** Art. 8: what changes the table itself waits for the round to end (paid, or none yet). */
+const betweenRoundsRule: PhaseRule = rule(
+  ['idle', 'paid'],
+  [['table_mid_round', PHASES.filter((p) => p !== 'idle' && p !== 'paid')]],
+);
+
 export const PHASE_RULES: Readonly<Record<CommandType, PhaseRule>> = {
   cover: rule(UNCOVERED, [
     // Art. 4: no cover while prizes are unpaid; Art. 3.3: a lifted roll is read or voided first.
@@ -120,6 +126,9 @@ export const PHASE_RULES: Readonly<Record<CommandType, PhaseRule>> = {
       ['round_not_settled', PHASES.filter((p) => p !== 'revealed' && p !== 'paid')],
     ],
   ),
+  'change-limits': betweenRoundsRule,
+  'change-house-options': betweenRoundsRule,
+  'record-between-rounds': betweenRoundsRule,
 };
 
 /** The refusal of `type` in `phase`, or null when the phase accepts it. */

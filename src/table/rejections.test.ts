@@ -17,6 +17,7 @@ import { REJECTION_CODES, REJECTIONS, type RejectionCode } from './rejections.js
 import {
   type Command,
   type CommandType,
+  type MachineCommand,
   type Phase,
   PHASES,
   type RoundState,
@@ -28,7 +29,7 @@ interface Row {
   readonly name: string;
   readonly config: TableConfig;
   readonly state: RoundState;
-  readonly command: Command;
+  readonly command: MachineCommand;
   readonly now?: number;
 }
 
@@ -532,7 +533,64 @@ const ROWS: Row[] = [
     },
     command: { type: 'open-betting' },
   },
+  {
+    code: 'liability_cap_exceeded',
+    name: 'a bet past the house’s worst-case cap',
+    config: tableConfig({ liabilityMinorMax: 1_000 }),
+    state: stateIn(LEVER, 'betting'),
+    command: place({ spot: 'triple:6', stakeMinor: 100 }),
+  },
+  {
+    code: 'table_mid_round',
+    name: 'new limits during betting',
+    config: LEVER,
+    state: stateIn(LEVER, 'betting'),
+    command: { type: 'change-limits' },
+  },
+  {
+    code: 'table_mid_round',
+    name: 'house options once the dice are revealed, before the payment (Art. 8)',
+    config: LEVER,
+    state: stateIn(LEVER, 'revealed'),
+    command: { type: 'change-house-options' },
+  },
+  {
+    code: 'table_mid_round',
+    name: 'new dice recorded after a void roll',
+    config: LEVER,
+    state: stateIn(LEVER, 'voided'),
+    command: { type: 'record-between-rounds' },
+  },
 ];
+
+describe('the liability cap comes after the round’s own refusals', () => {
+  const capped = tableConfig({ liabilityMinorMax: 1 });
+
+  it('answers betting_not_open before the cap (Art. 2.1)', () => {
+    expect(check(capped, stateIn(LEVER, 'shaken'), place(), T0 + 1)?.code).toBe('betting_not_open');
+  });
+
+  it('answers stake_above_max for a stake of 2^53 - 1, not the cap', () => {
+    const command = place({ stakeMinor: Number.MAX_SAFE_INTEGER });
+    expect(check(capped, stateIn(LEVER, 'betting'), command, T0 + 1)?.code).toBe('stake_above_max');
+  });
+
+  it('counts withdrawn bets out of the worst case', () => {
+    // bet-1 is 1,000 on small; big (1:1) hedges it while it stands, and risks its whole stake alone.
+    const config = tableConfig({ liabilityMinorMax: 1_000 });
+    const betting = stateIn(config, 'betting');
+    expect(can(config, betting, place({ betId: 'b-2', stakeMinor: 1_001 }), T0 + 1)).toBe(true);
+    const bet = place({ betId: 'b-big', stakeMinor: 1_000 });
+    const withdrawn = applyAll(
+      config,
+      betting,
+      betting.bets.map((b) => ({ type: 'withdraw-bet', betId: b.betId, playerId: b.playerId })),
+      T0 + 1,
+    ).state;
+    expect(can(config, withdrawn, bet, T0 + 1)).toBe(true);
+    expect(can(config, withdrawn, place({ betId: 'b-2', stakeMinor: 1_001 }), T0 + 1)).toBe(false);
+  });
+});
 
 describe('every rejection code', () => {
   it.each(ROWS)('$code: $name', ({ code, config, state, command, now }) => {
@@ -564,7 +622,11 @@ describe('every rejection code', () => {
 });
 
 /** A command of each type whose content is acceptable, so only the phase can refuse it. */
-function validCommand(type: CommandType, config: TableConfig, state: RoundState): Command | null {
+function validCommand(
+  type: CommandType,
+  config: TableConfig,
+  state: RoundState,
+): MachineCommand | null {
   const lever = config.shaker === 'lever';
   switch (type) {
     case 'pull-lever':

@@ -110,6 +110,15 @@ export const REJECTIONS = {
     summary:
       'the table is held between rounds (a severe fairness alert) until a supervisor acknowledges it or the dice are changed',
   },
+  liability_cap_exceeded: {
+    article: '5',
+    summary: "the bet would raise the round's worst-case loss for the house beyond the table's cap",
+  },
+  table_mid_round: {
+    article: '8',
+    summary:
+      'house options (Art. 8), limits and records of new dice change between rounds only: finish the round first',
+  },
 } as const satisfies Record<string, { article: string; summary: string }>;
 
 export type RejectionCode = keyof typeof REJECTIONS;

@@ -3,7 +3,14 @@
  * croupier (lever table) or revealed from the seal (electronic table), the
  * round is settled with src/rules, and pay-all marks every prize paid.
  */
-import { type Dice, isDice, outcomeIndex, SPOT_COUNT, spotById } from '../rules/index.js';
+import {
+  type Dice,
+  isDice,
+  outcomeIndex,
+  settleReturns,
+  SPOT_COUNT,
+  spotById,
+} from '../rules/index.js';
 import { reject } from './rejections.js';
 import { base, croupierOf, next } from './state.js';
 import type {
@@ -28,7 +35,7 @@ export function winningSpots(config: TableConfig, dice: Dice): string[] {
 
 /**
  * Settles the round's standing bets with the table's paytable (Arts. 5–7):
- * src/rules' `settle`, in one pass that keeps only what each bet returns.
+ * src/rules' one engine, `settleReturns`, keeping only what each bet returns.
  * Every bet was validated when placed; one the layout does not offer is a
  * programming error and throws.
  */
@@ -37,27 +44,14 @@ export function settleRound(
   dice: Dice,
   bets: readonly PlacedBet[],
 ): Settlement {
-  const row = outcomeIndex(dice) * SPOT_COUNT;
-  const { returnMultipliers, offered } = config.paytable;
   const returnsMinor = new Array<number>(bets.length);
-  let totalStakeMinor = 0;
-  let totalReturnedMinor = 0;
-  for (let i = 0; i < bets.length; i++) {
-    const bet = bets[i]!;
-    const spot = spotById(bet.spot);
-    if (spot === undefined || offered[spot.index] !== 1 || !(bet.stakeMinor > 0))
-      throw new Error(`settleRound: invalid bet ${JSON.stringify(bet)}`);
-    const returnedMinor = bet.stakeMinor * returnMultipliers[row + spot.index]!;
-    returnsMinor[i] = returnedMinor;
-    totalStakeMinor += bet.stakeMinor;
-    totalReturnedMinor += returnedMinor;
-  }
+  const totals = settleReturns(config.paytable, dice, bets, returnsMinor);
   return {
     dice: [dice[0], dice[1], dice[2]],
     winningSpots: winningSpots(config, dice),
     returnsMinor,
-    totalStakeMinor,
-    totalReturnedMinor,
+    totalStakeMinor: totals.totalStakeMinor,
+    totalReturnedMinor: totals.totalReturnedMinor,
   };
 }
 

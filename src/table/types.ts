@@ -28,6 +28,11 @@ export interface TableConfig {
   readonly stakeMinorMax: number;
   /** Most bets a round may hold, so the state and the settlement stay bounded. */
   readonly betsPerRoundMax: number;
+  /**
+   * The most the house may lose on the round's worst outcome (minor units): a
+   * bet that would raise the worst case beyond it is refused.
+   */
+  readonly liabilityMinorMax: number;
   /** Which spots the layout offers and at what odds (Arts. 5, 6 and 8). Never persisted with the state. */
   readonly paytable: CompiledPaytable;
   /**
@@ -159,6 +164,7 @@ interface CroupierAct {
   readonly croupierId?: string;
 }
 
+/** The steps of a round (Arts. 2–4): the croupier's, the players' and the clock's. */
 export type Command =
   | ({ readonly type: 'cover' } & CroupierAct)
   | ({ readonly type: 'fasten-latches' } & CroupierAct)
@@ -181,7 +187,21 @@ export type Command =
   | ({ readonly type: 'void-roll'; readonly reason: VoidReason } & CroupierAct)
   | ({ readonly type: 'pay-all' } & CroupierAct);
 
-export type CommandType = Command['type'];
+/**
+ * Changes of the table itself, accepted between rounds only: new limits,
+ * adopted house options (Art. 8), or a record that belongs between rounds (a
+ * change of dice). The machine judges when, so `can()` sees it; the service
+ * carries their content, parses the new settings and journals the change.
+ */
+export type TableChange =
+  | { readonly type: 'change-limits' }
+  | { readonly type: 'change-house-options' }
+  | { readonly type: 'record-between-rounds' };
+
+/** Everything the round machine judges: the round's steps and the table's own changes. */
+export type MachineCommand = Command | TableChange;
+
+export type CommandType = MachineCommand['type'];
 
 /** Art. 3.3: why a roll is void. */
 export type VoidReason = 'stacked' | 'tilted';

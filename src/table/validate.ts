@@ -98,6 +98,9 @@ export function tableConfigProblems(config: TableConfig): string[] {
     // The round's total return (at most 151 × every stake) must stay an exact integer.
     problems.push(`stakeMinorMax × betsPerRoundMax must not exceed ${STAKE_MINOR_MAX}`);
   }
+  const cap = config.liabilityMinorMax;
+  if (!Number.isSafeInteger(cap) || cap < 1)
+    problems.push('liabilityMinorMax must be a whole number ≥ 1');
   if (typeof config.optionsAuthorized !== 'boolean')
     problems.push('optionsAuthorized must be true or false (Art. 8)');
   const timer = config.bettingTimerMs;

@@ -10,6 +10,7 @@ import { readTableDay } from '../../service/daily-report.js';
 import type { FairnessService } from '../../service/fairness.js';
 import type { HolidayCalendarService } from '../../service/holidays.js';
 import { tableIds } from '../../service/reads.js';
+import { can } from '../../table/index.js';
 import type { AppContext } from '../context.js';
 import { registerRoute } from '../route.js';
 
@@ -53,6 +54,9 @@ async function tableLine(ctx: AppContext, s: FloorServices, tableId: string, tod
     stakeMinorMax: snap?.settings.stakeMinorMax ?? null,
     liabilityMinorMax: snap?.settings.liabilityMinorMax ?? null,
     bettingTimerMs: snap?.settings.bettingTimerMs ?? null,
+    // The round machine's answer: limits change between rounds only (table_mid_round).
+    limitsChangeAllowed:
+      snap !== undefined && can(snap.config, snap.state, { type: 'change-limits' }),
     players: new Set(state?.bets.map((b) => b.playerId) ?? []).size,
     stakedMinor: exposure?.stakedMinor ?? 0,
     worstCaseHouseLossMinor: exposure?.worst.houseLossMinor ?? 0,

@@ -218,6 +218,8 @@ export interface FloorTable {
   readonly stakeMinorMax: number | null;
   readonly liabilityMinorMax: number | null;
   readonly bettingTimerMs: number | null;
+  /** Whether the round machine takes new limits now (between rounds only). */
+  readonly limitsChangeAllowed: boolean;
   readonly players: number;
   readonly stakedMinor: number;
   readonly worstCaseHouseLossMinor: number;

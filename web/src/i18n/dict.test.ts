@@ -41,7 +41,6 @@ describe('the dictionary', () => {
       'too_many_attempts',
       // The server's own (accounts, tables, Art. 8 and holidays).
       'table_exists',
-      'table_mid_round',
       'username_taken',
       'weak_password',
       'wrong_password',
@@ -53,7 +52,6 @@ describe('the dictionary', () => {
       'calendar_year_missing',
       'holiday_list_invalid',
       'proposal_closed',
-      'liability_cap_exceeded',
       'unknown_table',
       'table_busy',
       'rate_limited',

@@ -692,6 +692,11 @@ export const DICT = {
     '(vazio: o croupier toca)',
     '(empty: the croupier rings)',
   ),
+  'floor.limitsMidRound': e(
+    '限額只可在兩局之間更改：請先完成本局。',
+    'Os limites só mudam entre jogadas: termine primeiro a jogada.',
+    'Limits change between rounds only: finish the round first.',
+  ),
   'floor.save': e('儲存', 'Guardar', 'Save'),
   'floor.saved': e('已儲存。', 'Guardado.', 'Saved.'),
   'floor.report': e('今日報告', 'Relatório do dia', "Today's report"),

@@ -12,6 +12,7 @@ const config = (shaker: 'lever' | 'electronic'): TableConfig => ({
   stakeMinorMin: 100,
   stakeMinorMax: 10000,
   betsPerRoundMax: 10,
+  liabilityMinorMax: Number.MAX_SAFE_INTEGER,
   paytable: DEFAULT_COMPILED,
   optionsAuthorized: true,
 });

@@ -112,9 +112,16 @@ function limitsForm(ctx: FloorContext, table: FloorTable): HTMLElement {
       ...field(id('max'), t('floor.stakeMax'), max),
       ...field(id('cap'), t('floor.liabilityMax'), cap),
       ...field(id('timer'), t('floor.timer'), timer),
+      // The round machine's can(): limits change between rounds only.
+      table.limitsChangeAllowed ? null : h('p', { class: 'muted' }, t('floor.limitsMidRound')),
       h(
         'button',
-        { type: 'submit', class: 'btn btn-gold', 'data-focus': `limits:${table.id}` },
+        {
+          type: 'submit',
+          class: 'btn btn-gold',
+          'data-focus': `limits:${table.id}`,
+          disabled: !table.limitsChangeAllowed,
+        },
         t('floor.save'),
       ),
     ),

@@ -1,0 +1,16 @@
+import { expect, it } from 'vitest';
+import { withStores } from '../ledger/testing.js';
+import { playScenario } from './table-scenario.js';
+
+/**
+ * The digest of table-scenario.ts as the service wrote it before issue 15 split
+ * it by job and moved the liability cap and the between-rounds rule into the
+ * round machine (commit 3da68dd): the journal and the answers are unchanged.
+ */
+const BEFORE_ISSUE_15 = 'eb808a4ade0a65cb7ad3cfed55a543db93d5a291d1033670193d1253efbc3ee7';
+
+withStores('a seeded table', (h) => {
+  it('journals and answers exactly what the service did before its redesign', async () => {
+    expect(await playScenario(await h.open())).toBe(BEFORE_ISSUE_15);
+  });
+});
