@@ -11,7 +11,8 @@ import type { PoolClient, QueryResultRow } from 'pg';
 import type { ChainedEntry } from '../journal/index.js';
 import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS, USER_COLUMNS } from './sql-columns.js';
 import type { TableLock } from './store.js';
-import type { CommandRow, NewUserRow, TableRow, TxDriver } from './tx.js';
+import type { OptimisticPlan } from './transfer-plan.js';
+import type { CommandRow, NewUserRow, OptimisticDriver, TableRow, TxDriver } from './tx.js';
 import type { Account, Transfer } from './types.js';
 import type { UserRow } from './users.js';
 
@@ -21,8 +22,58 @@ const TABLE_LOCK_SQL: Record<TableLock, string> = {
   none: '',
 };
 
-export class PgTxDriver implements TxDriver {
+/** The columns of an INSERT … SELECT FROM unnest of transfers, $1–$7; one time stamps them all. */
+function transferColumns(transfers: readonly Transfer[]): unknown[] {
+  const n = transfers.length;
+  const [ids, debits, credits, amounts, kinds, refs] = [
+    new Array<string>(n),
+    new Array<string>(n),
+    new Array<string>(n),
+    new Array<number>(n),
+    new Array<string>(n),
+    new Array<string>(n),
+  ];
+  for (let i = 0; i < n; i++) {
+    const t = transfers[i]!;
+    [ids[i], debits[i], credits[i], amounts[i], kinds[i], refs[i]] = [
+      t.id,
+      t.debitAccountId,
+      t.creditAccountId,
+      t.amountMinor,
+      t.kind,
+      t.reference,
+    ];
+  }
+  return [ids, debits, credits, amounts, kinds, refs, transfers[0]!.createdAtMs];
+}
+
+/**
+ * The plan's accounts sorted by id in byte order, the order in which the
+ * careful path locks them (ORDER BY id COLLATE "C"): an UPDATE driven by
+ * unnest in this order takes its row locks in it too, so two batches meet in
+ * the same order rather than deadlocking.
+ */
+function inIdOrder(plan: OptimisticPlan): [string[], number[], number[], number[]] {
+  const { accountIds, deltasMinor } = plan.deltas;
+  const order = accountIds
+    .map((_, i) => i)
+    .sort((a, b) => byteOrder(accountIds[a]!, accountIds[b]!));
+  return [
+    order.map((i) => accountIds[i]!),
+    order.map((i) => deltasMinor[i]!),
+    order.map((i) => plan.minPrefixMinor[i]!),
+    order.map((i) => plan.maxPrefixMinor[i]!),
+  ];
+}
+
+/** Code unit order: byte order for the ASCII ids the service makes (a mismatch costs a deadlock retry, never money). */
+function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export class PgTxDriver implements TxDriver, OptimisticDriver {
   firstError: unknown = undefined;
+  readonly optimistic: OptimisticDriver = this;
 
   constructor(private readonly client: PoolClient) {}
 
@@ -43,7 +94,7 @@ export class PgTxDriver implements TxDriver {
   }
 
   selectAccounts(ids: readonly string[], lock: boolean): Promise<Account[]> {
-    const sql = `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ANY($1::text[]) ORDER BY id ${lock ? 'FOR UPDATE' : ''}`;
+    const sql = `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ANY($1::text[]) ORDER BY id COLLATE "C" ${lock ? 'FOR UPDATE' : ''}`;
     return this.q<Account>(lock ? 'cussec_lock_accounts' : 'cussec_accounts', sql, [ids]);
   }
 
@@ -70,33 +121,51 @@ export class PgTxDriver implements TxDriver {
   }
 
   async insertTransfers(transfers: readonly Transfer[]): Promise<void> {
-    const n = transfers.length;
-    const [ids, debits, credits, amounts, kinds, refs] = [
-      new Array<string>(n),
-      new Array<string>(n),
-      new Array<string>(n),
-      new Array<number>(n),
-      new Array<string>(n),
-      new Array<string>(n),
-    ];
-    for (let i = 0; i < n; i++) {
-      const t = transfers[i]!;
-      [ids[i], debits[i], credits[i], amounts[i], kinds[i], refs[i]] = [
-        t.id,
-        t.debitAccountId,
-        t.creditAccountId,
-        t.amountMinor,
-        t.kind,
-        t.reference,
-      ];
-    }
     // One transaction stamps one time on all its transfers.
     await this.q(
       'cussec_insert_transfers',
       `INSERT INTO transfers (id, debit_account_id, credit_account_id, amount_minor, kind, reference, created_at_ms)
       SELECT u.*, $7::bigint FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[]) AS u`,
-      [ids, debits, credits, amounts, kinds, refs, transfers[0]!.createdAtMs],
+      transferColumns(transfers),
     );
+  }
+
+  /**
+   * One statement writes the batch and checks it while writing: the INSERT
+   * skips ids already stored (ON CONFLICT DO NOTHING, which also waits for a
+   * racing insert of the same id to commit or roll back) and the UPDATE
+   * changes only the accounts that exist and cover the batch's lowest running
+   * balance — the WHERE is evaluated on the newest committed row once the
+   * UPDATE holds its lock, so no decision rests on a stale balance. Both
+   * counts must be full; otherwise the savepoint undoes everything.
+   */
+  async postIfClean(plan: OptimisticPlan): Promise<boolean> {
+    const { created } = plan;
+    const accounts = inIdOrder(plan);
+    await this.q('cussec_savepoint', 'SAVEPOINT cussec_post', []);
+    const [counts] = await this.q<{ inserted: number; updated: number }>(
+      'cussec_post_if_clean',
+      `WITH inserted AS (
+        INSERT INTO transfers (id, debit_account_id, credit_account_id, amount_minor, kind, reference, created_at_ms)
+        SELECT u.*, $7::bigint FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[]) AS u
+        ON CONFLICT (id) DO NOTHING RETURNING 1),
+      updated AS (
+        UPDATE accounts AS a SET balance_minor = a.balance_minor + d.delta
+        FROM unnest($8::text[], $9::bigint[], $10::bigint[], $11::bigint[]) AS d (id, delta, low, high)
+        WHERE a.id = d.id AND (a.kind IN ('bankroll', 'cage') OR a.balance_minor + d.low >= 0)
+          AND a.balance_minor + d.low >= -${Number.MAX_SAFE_INTEGER}
+          AND a.balance_minor + d.high <= ${Number.MAX_SAFE_INTEGER}
+        RETURNING 1)
+      SELECT (SELECT count(*) FROM inserted) AS inserted, (SELECT count(*) FROM updated) AS updated`,
+      [...transferColumns(created), ...accounts],
+    );
+    const clean = counts!.inserted === created.length && counts!.updated === accounts[0].length;
+    await this.q(
+      clean ? 'cussec_release' : 'cussec_rollback_to',
+      clean ? 'RELEASE cussec_post' : 'ROLLBACK TO cussec_post',
+      [],
+    );
+    return clean;
   }
 
   async addToBalances(

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import type { ChainedEntry } from '../journal/index.js';
 import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS, USER_COLUMNS } from './sql-columns.js';
 import type { CommandRow, NewUserRow, OptimisticDriver, TableRow, TxDriver } from './tx.js';
+import type { OptimisticPlan } from './transfer-plan.js';
 import type { Account, Transfer } from './types.js';
 import type { UserRow } from './users.js';
 
@@ -129,43 +130,31 @@ export class SqliteTxDriver implements TxDriver, OptimisticDriver {
     this.s = prepareStatements(db);
   }
 
-  savepoint(): Promise<void> {
+  postIfClean(plan: OptimisticPlan): Promise<boolean> {
     this.db.exec('SAVEPOINT cussec_post');
-    return Promise.resolve();
+    const clean = this.addToBalancesIfCovered(plan) && this.insertTransfersIfNew(plan.created);
+    this.db.exec(clean ? 'RELEASE cussec_post' : 'ROLLBACK TO cussec_post; RELEASE cussec_post');
+    return Promise.resolve(clean);
   }
 
-  rollbackToSavepoint(): Promise<void> {
-    this.db.exec('ROLLBACK TO cussec_post; RELEASE cussec_post');
-    return Promise.resolve();
-  }
-
-  releaseSavepoint(): Promise<void> {
-    this.db.exec('RELEASE cussec_post');
-    return Promise.resolve();
-  }
-
-  addToBalancesIfCovered(
-    accountIds: readonly string[],
-    deltasMinor: readonly number[],
-    minPrefixMinor: readonly number[],
-    maxPrefixMinor: readonly number[],
-  ): Promise<boolean> {
+  /** False as soon as one account is missing or not covered (the caller rolls back). */
+  private addToBalancesIfCovered(plan: OptimisticPlan): boolean {
     const update = this.s.addToBalanceIfCovered;
+    const { accountIds, deltasMinor } = plan.deltas;
     for (let i = 0; i < accountIds.length; i++) {
-      const min = minPrefixMinor[i];
-      if (update.run(deltasMinor[i], accountIds[i], min, min, maxPrefixMinor[i]).changes !== 1)
-        return Promise.resolve(false);
+      const min = plan.minPrefixMinor[i];
+      if (update.run(deltasMinor[i], accountIds[i], min, min, plan.maxPrefixMinor[i]).changes !== 1)
+        return false;
     }
-    return Promise.resolve(true);
+    return true;
   }
 
-  insertTransfersIfNew(transfers: readonly Transfer[]): Promise<boolean> {
+  private insertTransfersIfNew(transfers: readonly Transfer[]): boolean {
     try {
       this.insertTransfersNow(transfers);
-      return Promise.resolve(true);
+      return true;
     } catch (error) {
-      if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE')
-        return Promise.resolve(false);
+      if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
       throw error;
     }
   }
