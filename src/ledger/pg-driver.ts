@@ -323,17 +323,19 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
   async insertJournal(entries: readonly ChainedEntry[]): Promise<void> {
     const col = <K extends keyof ChainedEntry['entry']>(k: K): ChainedEntry['entry'][K][] =>
       entries.map((c) => c.entry[k]);
+    // The hash travels as hex and is stored as its 32 bytes; prevHash is the previous entry's hash and is not stored.
     await this.q(
       'cussec_insert_journal',
-      `INSERT INTO journal (seq, table_id, type, payload_json, at_ms, prev_hash, hash)
-      SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[])`,
+      `INSERT INTO journal (seq, table_id, type, payload_json, at_ms, hash)
+      SELECT u.seq, u.table_id, u.type, u.payload_json, u.at_ms, decode(u.hash, 'hex')
+      FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[])
+        AS u (seq, table_id, type, payload_json, at_ms, hash)`,
       [
         col('seq'),
         col('tableId'),
         col('type'),
         entries.map((c) => c.payloadJson),
         col('atMs'),
-        col('prevHash'),
         col('hash'),
       ],
     );

@@ -31,7 +31,7 @@ const TRANSFER_INSERT =
 const COMMAND_INSERT =
   'INSERT INTO commands (key, request_hash, response_json, created_at_ms) VALUES ';
 const JOURNAL_INSERT =
-  'INSERT INTO journal (seq, table_id, type, payload_json, at_ms, prev_hash, hash) VALUES ';
+  'INSERT INTO journal (seq, table_id, type, payload_json, at_ms, hash) VALUES ';
 
 /** Inserts rows through the chunked statement, then the single-row one for the rest. */
 function insertChunked<R>(
@@ -67,7 +67,8 @@ const transferParams = (t: Transfer, out: unknown[]): void => {
 };
 
 const journalParams = ({ entry: e, payloadJson }: ChainedEntry, out: unknown[]): void => {
-  out.push(e.seq, e.tableId, e.type, payloadJson, e.atMs, e.prevHash, e.hash);
+  // The hash as its 32 bytes; prevHash is the previous entry's hash and is not stored.
+  out.push(e.seq, e.tableId, e.type, payloadJson, e.atMs, Buffer.from(e.hash, 'hex'));
 };
 
 function prepareStatements(db: Database.Database) {
@@ -116,8 +117,8 @@ function prepareStatements(db: Database.Database) {
     head: p(
       `SELECT last_seq AS "lastSeq", last_hash AS "lastHash" FROM journal_head WHERE chain = 'global'`,
     ),
-    insertJournalEntry: p(JOURNAL_INSERT + values(7, 1)),
-    insertJournalEntries: p(JOURNAL_INSERT + values(7, INSERT_CHUNK_ROWS)),
+    insertJournalEntry: p(JOURNAL_INSERT + values(6, 1)),
+    insertJournalEntries: p(JOURNAL_INSERT + values(6, INSERT_CHUNK_ROWS)),
     moveHead: p(`UPDATE journal_head SET last_seq = ?, last_hash = ? WHERE chain = 'global'`),
   };
 }
