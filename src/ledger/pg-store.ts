@@ -18,7 +18,7 @@ import type { JournalEntry } from '../journal/index.js';
 import { PgCluster } from './cluster.js';
 import { asStoreUnavailable, rethrowUnavailable, StoreUnavailableError } from './errors.js';
 import { migratePg } from './pg-migrate.js';
-import { PgTxDriver } from './pg-driver.js';
+import { OptimisticMiss, PgTxDriver } from './pg-driver.js';
 import {
   ACCOUNT_COLUMNS,
   JOURNAL_COLUMNS,
@@ -290,10 +290,16 @@ class PgStore implements Store {
   async transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
     // A retry keeps the first attempt's time: it is the same command.
     const nowMs = options?.nowMs ?? this.clock();
+    let careful = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.attempt(fn, nowMs);
+        return await this.attempt(fn, nowMs, careful);
       } catch (error) {
+        // A batch the optimistic path could not write: at once again, with the careful path.
+        if (error instanceof OptimisticMiss && !careful) {
+          careful = true;
+          continue;
+        }
         if (!isRetryable(error) || attempt >= this.attemptsMax) throw error;
         // Exponential backoff with jitter, so racing transactions do not collide again in step.
         await new Promise((resolve) =>
@@ -303,9 +309,9 @@ class PgStore implements Store {
     }
   }
 
-  private attempt<T>(fn: (tx: Tx) => Promise<T>, nowMs: number): Promise<T> {
+  private attempt<T>(fn: (tx: Tx) => Promise<T>, nowMs: number, careful: boolean): Promise<T> {
     return withConnection(this.pool, this.deadlineMs, async (client, lost) => {
-      const driver = new PgTxDriver(client);
+      const driver = new PgTxDriver(client, careful);
       const tx = new DriverTx(driver, this.currency, nowMs);
       try {
         await client.query('BEGIN');

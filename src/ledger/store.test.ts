@@ -613,6 +613,7 @@ withStores('ledger store', (h) => {
         { version: 3 },
         { version: 4 },
         { version: 5 },
+        { version: 6 },
       ]);
     });
   });

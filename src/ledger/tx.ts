@@ -66,7 +66,7 @@ export interface TableRow {
 /**
  * The optimistic path of postTransfers (see planOptimistic): instead of reading
  * every account and transfer id of a batch under lock, the engine checks while
- * writing, and undoes the writes (a savepoint) when a check fails.
+ * writing, and undoes the writes when a check fails.
  */
 export interface OptimisticDriver {
   /**
@@ -75,14 +75,15 @@ export interface OptimisticDriver {
    * (unless the account may go negative) and balance + minPrefix and
    * balance + maxPrefix are safe integers, and if no id of the plan is stored.
    * Otherwise it leaves no trace and returns false (the caller takes the
-   * careful path).
+   * careful path), or throws, and the store rolls the transaction back and
+   * runs it again without this path (PostgreSQL: no savepoint to undo to).
    */
   postIfClean(plan: OptimisticPlan): Promise<boolean>;
 }
 
 /** Row-level operations an engine provides inside a transaction. */
 export interface TxDriver {
-  readonly optimistic?: OptimisticDriver;
+  readonly optimistic?: OptimisticDriver | undefined;
   /** With `lock`, the rows stay locked until commit (PostgreSQL FOR UPDATE, in id order). */
   selectAccounts(ids: readonly string[], lock: boolean): Promise<Account[]>;
   insertAccounts(accounts: readonly Account[]): Promise<void>;
