@@ -49,9 +49,10 @@ function transferColumns(transfers: readonly Transfer[]): unknown[] {
 
 /**
  * The plan's accounts sorted by id in byte order, the order in which the
- * careful path locks them (ORDER BY id COLLATE "C"): an UPDATE driven by
- * unnest in this order takes its row locks in it too, so two batches meet in
- * the same order rather than deadlocking.
+ * careful path locks them (ORDER BY id COLLATE "C"). The UPDATE's plans here
+ * (a hash join probed by the unnest, or a nested loop over it) take the row
+ * locks in the unnest's order, so two batches meet in one order rather than
+ * deadlocking; a plan that did not would cost a deadlock retry, never money.
  */
 function inIdOrder(plan: OptimisticPlan): [string[], number[], number[], number[]] {
   const { accountIds, deltasMinor } = plan.deltas;
@@ -66,7 +67,7 @@ function inIdOrder(plan: OptimisticPlan): [string[], number[], number[], number[
   ];
 }
 
-/** Code unit order: byte order for the ASCII ids the service makes (a mismatch costs a deadlock retry, never money). */
+/** Code unit order: byte order for the ASCII ids the service makes. */
 function byteOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
