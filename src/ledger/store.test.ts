@@ -489,6 +489,36 @@ withStores('ledger store', (h) => {
     );
   });
 
+  describe('a missed optimistic batch on PostgreSQL', () => {
+    it.skipIf(h.engine !== 'postgres')(
+      'rolls back what the statement wrote and runs the callback again carefully, even when it swallowed the miss',
+      async () => {
+        const store = await h.open();
+        await seedTable(store);
+        await post(store, [transfer('dep', CAGE, ALICE, 100, { kind: 'deposit' })]);
+        let runs = 0;
+        const result = await store.transaction(async (tx) => {
+          runs++;
+          try {
+            // The stake is covered, the second transfer takes the wallet below zero.
+            return await tx.postTransfers([
+              transfer('b1', CAGE, ALICE, 400, { kind: 'deposit' }),
+              transfer('b2', ALICE, IN_PLAY, 900, { kind: 'bet' }),
+            ]);
+          } catch {
+            return 'swallowed';
+          }
+        });
+        expect(runs).toBe(2);
+        expect(result).toMatchObject({
+          ok: false,
+          results: [{ status: 'created' }, { status: 'failed', code: 'insufficient_funds' }],
+        });
+        expect(await balances(store, [ALICE, IN_PLAY])).toEqual({ [ALICE]: 500, [IN_PLAY]: 0 });
+      },
+    );
+  });
+
   describe('tables', () => {
     it('creates, loads with a lock, saves with a version check', async () => {
       const store = await h.open();
