@@ -78,6 +78,18 @@ withStores('journal chain', (h) => {
     ).rejects.toThrow(/cussec: /);
   });
 
+  it('keeps each hash as its 32 bytes, and refuses a checkpoint the next entry does not follow', async () => {
+    const db = h.freshDb();
+    const store = await h.open({ db });
+    await appendTen(store);
+    expect(await h.raw(db, 'SELECT DISTINCT length(hash) AS n FROM journal')).toEqual([{ n: 32 }]);
+    expect(await verifyChain(store, { seq: 5, hash: 'f'.repeat(64) })).toEqual({
+      ok: false,
+      seq: 6,
+      failure: 'prev_hash_mismatch',
+    });
+  });
+
   describe('tampering', () => {
     const cases: { name: string; sql: string; seq: number; failure: string }[] = [
       {
@@ -94,7 +106,7 @@ withStores('journal chain', (h) => {
       },
       {
         name: 'an entry rehashed after an edit',
-        sql: `UPDATE journal SET type = 'forged', hash = '${'f'.repeat(64)}' WHERE seq = 4`,
+        sql: `UPDATE journal SET type = 'forged', hash = (SELECT hash FROM journal WHERE seq = 1) WHERE seq = 4`,
         seq: 4,
         failure: 'hash_mismatch',
       },
@@ -111,10 +123,11 @@ withStores('journal chain', (h) => {
         failure: 'head_mismatch',
       },
       {
-        name: 'a swapped prev hash',
-        sql: `UPDATE journal SET prev_hash = '${'0'.repeat(64)}' WHERE seq = 7`,
+        // The next entry's hash was made over this one's: it no longer follows.
+        name: "another entry's hash stored in place of one",
+        sql: 'UPDATE journal SET hash = (SELECT hash FROM journal WHERE seq = 2) WHERE seq = 7',
         seq: 7,
-        failure: 'prev_hash_mismatch',
+        failure: 'hash_mismatch',
       },
     ];
     for (const c of cases) {

@@ -195,6 +195,27 @@ CREATE INDEX commands_by_age ON commands (created_at_ms);
 `,
   },
   {
+    version: 6,
+    name: 'leaner journal: hashes as 32 bytes, prev_hash read from the entry before',
+    // The hashed text does not change (journal/entry.ts): only how the hash is kept.
+    // prev_hash is dropped first, so the rewrite that changes hash's type leaves it out.
+    sql: `
+ALTER TABLE journal DROP COLUMN prev_hash;
+ALTER TABLE journal ALTER COLUMN hash TYPE BYTEA USING decode(hash, 'hex');
+ALTER TABLE journal ADD CONSTRAINT journal_hash_length CHECK (length(hash) = 32);
+-- The head keeps its hash as hex (one row); it only moves forward, onto an entry that exists.
+CREATE OR REPLACE FUNCTION cussec_journal_head_forward() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+  IF NEW.chain <> OLD.chain OR NEW.last_seq <= OLD.last_seq
+     OR NOT EXISTS (SELECT 1 FROM journal WHERE seq = NEW.last_seq AND encode(hash, 'hex') = NEW.last_hash) THEN
+    RAISE EXCEPTION 'cussec: the journal head only moves forward to an existing entry'
+      USING ERRCODE = 'integrity_constraint_violation';
+  END IF;
+  RETURN NEW;
+END $$;
+`,
+  },
+  {
     version: 7,
     name: 'table leases: the epoch that fences the commits of a table, and where its holder listens',
     sql: `

@@ -17,7 +17,7 @@ import pg from 'pg';
 import { PgCluster } from './cluster.js';
 import { asStoreUnavailable, rethrowUnavailable, StoreUnavailableError } from './errors.js';
 import { migrate as runMigrations } from './migration.js';
-import { PgStoreDriver, PgTxDriver, pgMigrationDriver } from './pg-driver.js';
+import { OptimisticMiss, PgStoreDriver, PgTxDriver, pgMigrationDriver } from './pg-driver.js';
 import { SqlStore } from './sql-store.js';
 import type { ConnectionStats, Store, StoreLocation, TransactionOptions, Tx } from './store.js';
 import { DriverTx } from './tx.js';
@@ -248,10 +248,16 @@ class PgStore extends SqlStore {
   async transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
     // A retry keeps the first attempt's time: it is the same command.
     const nowMs = options?.nowMs ?? this.clock();
+    let careful = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.attempt(fn, nowMs);
+        return await this.attempt(fn, nowMs, careful);
       } catch (error) {
+        // A batch the optimistic path could not write: at once again, with the careful path.
+        if (error instanceof OptimisticMiss && !careful) {
+          careful = true;
+          continue;
+        }
         if (!isRetryable(error) || attempt >= this.attemptsMax) throw error;
         // Exponential backoff with jitter, so racing transactions do not collide again in step.
         await new Promise((resolve) =>
@@ -261,9 +267,9 @@ class PgStore extends SqlStore {
     }
   }
 
-  private attempt<T>(fn: (tx: Tx) => Promise<T>, nowMs: number): Promise<T> {
+  private attempt<T>(fn: (tx: Tx) => Promise<T>, nowMs: number, careful: boolean): Promise<T> {
     return withConnection(this.pool, this.deadlineMs, async (client, lost) => {
-      const driver = new PgTxDriver(client);
+      const driver = new PgTxDriver(client, careful);
       const tx = new DriverTx(driver, this.currency, nowMs);
       try {
         await client.query('BEGIN');

@@ -2,7 +2,7 @@
  * Column lists shared by both engines: rows come back already shaped as the
  * API's objects (double-quoted aliases work in SQLite and PostgreSQL alike).
  */
-import type { JournalEntry } from '../journal/index.js';
+import { GENESIS_HASH, type JournalEntry } from '../journal/index.js';
 
 export const ACCOUNT_COLUMNS = `id, kind, balance_minor AS "balanceMinor", created_at_ms AS "createdAtMs"`;
 
@@ -27,12 +27,28 @@ export const SESSION_USER_COLUMNS = `s.token_hash AS "tokenHash", s.user_id AS "
 export const SESSION_COLUMNS = `token_hash AS "tokenHash", user_id AS "userId", created_at_ms AS "createdAtMs",
   expires_at_ms AS "expiresAtMs", last_seen_at_ms AS "lastSeenAtMs"`;
 
+/**
+ * A journal row as read: the hash is stored as its 32 bytes, and an entry's
+ * prevHash is not stored at all (since migration 6) but read from the entry
+ * before it, so that it cannot disagree with it. The subquery is one lookup of
+ * the primary key a row; it names the outer table `journal`, so a query using
+ * these columns reads FROM journal without an alias.
+ */
 export const JOURNAL_COLUMNS = `seq, table_id AS "tableId", type, payload_json AS "payloadJson", at_ms AS "atMs",
-  prev_hash AS "prevHash", hash`;
+  hash, (SELECT p.hash FROM journal AS p WHERE p.seq = journal.seq - 1) AS "prevHash"`;
 
-export interface JournalRow extends Omit<JournalEntry, 'payload'> {
+export interface JournalRow {
+  readonly seq: number;
+  readonly tableId: string | null;
+  readonly type: string;
   readonly payloadJson: string;
+  readonly atMs: number;
+  readonly hash: Uint8Array;
+  /** Null for the first entry, or when the entry before it is missing (verifyChain reports the gap). */
+  readonly prevHash: Uint8Array | null;
 }
+
+const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
 export function toJournalEntry(row: JournalRow): JournalEntry {
   return {
@@ -41,8 +57,8 @@ export function toJournalEntry(row: JournalRow): JournalEntry {
     type: row.type,
     payload: JSON.parse(row.payloadJson) as unknown,
     atMs: row.atMs,
-    prevHash: row.prevHash,
-    hash: row.hash,
+    prevHash: row.prevHash === null ? (row.seq === 1 ? GENESIS_HASH : '') : hex(row.prevHash),
+    hash: hex(row.hash),
   };
 }
 

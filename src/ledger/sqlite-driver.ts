@@ -19,6 +19,7 @@ import type {
   TableRow,
   TxDriver,
 } from './tx.js';
+import type { OptimisticPlan } from './transfer-plan.js';
 import type { Account, Transfer } from './types.js';
 import type { SessionInput, UserRow } from './users.js';
 
@@ -42,7 +43,7 @@ const TRANSFER_INSERT =
 const COMMAND_INSERT =
   'INSERT INTO commands (key, request_hash, response_json, created_at_ms) VALUES ';
 const JOURNAL_INSERT =
-  'INSERT INTO journal (seq, table_id, type, payload_json, at_ms, prev_hash, hash) VALUES ';
+  'INSERT INTO journal (seq, table_id, type, payload_json, at_ms, hash) VALUES ';
 
 /** Inserts rows through the chunked statement, then the single-row one for the rest. */
 function insertChunked<R>(
@@ -78,7 +79,8 @@ const transferParams = (t: Transfer, out: unknown[]): void => {
 };
 
 const journalParams = ({ entry: e, payloadJson }: ChainedEntry, out: unknown[]): void => {
-  out.push(e.seq, e.tableId, e.type, payloadJson, e.atMs, e.prevHash, e.hash);
+  // The hash as its 32 bytes; prevHash is the previous entry's hash and is not stored.
+  out.push(e.seq, e.tableId, e.type, payloadJson, e.atMs, Buffer.from(e.hash, 'hex'));
 };
 
 function prepareStatements(db: Database.Database) {
@@ -130,8 +132,8 @@ function prepareStatements(db: Database.Database) {
     head: p(
       `SELECT last_seq AS "lastSeq", last_hash AS "lastHash" FROM journal_head WHERE chain = 'global'`,
     ),
-    insertJournalEntry: p(JOURNAL_INSERT + values(7, 1)),
-    insertJournalEntries: p(JOURNAL_INSERT + values(7, INSERT_CHUNK_ROWS)),
+    insertJournalEntry: p(JOURNAL_INSERT + values(6, 1)),
+    insertJournalEntries: p(JOURNAL_INSERT + values(6, INSERT_CHUNK_ROWS)),
     moveHead: p(`UPDATE journal_head SET last_seq = ?, last_hash = ? WHERE chain = 'global'`),
   };
 }
@@ -144,43 +146,31 @@ export class SqliteTxDriver implements TxDriver, OptimisticDriver {
     this.s = prepareStatements(db);
   }
 
-  savepoint(): Promise<void> {
+  postIfClean(plan: OptimisticPlan): Promise<boolean> {
     this.db.exec('SAVEPOINT cussec_post');
-    return Promise.resolve();
+    const clean = this.addToBalancesIfCovered(plan) && this.insertTransfersIfNew(plan.created);
+    this.db.exec(clean ? 'RELEASE cussec_post' : 'ROLLBACK TO cussec_post; RELEASE cussec_post');
+    return Promise.resolve(clean);
   }
 
-  rollbackToSavepoint(): Promise<void> {
-    this.db.exec('ROLLBACK TO cussec_post; RELEASE cussec_post');
-    return Promise.resolve();
-  }
-
-  releaseSavepoint(): Promise<void> {
-    this.db.exec('RELEASE cussec_post');
-    return Promise.resolve();
-  }
-
-  addToBalancesIfCovered(
-    accountIds: readonly string[],
-    deltasMinor: readonly number[],
-    minPrefixMinor: readonly number[],
-    maxPrefixMinor: readonly number[],
-  ): Promise<boolean> {
+  /** False as soon as one account is missing or not covered (the caller rolls back). */
+  private addToBalancesIfCovered(plan: OptimisticPlan): boolean {
     const update = this.s.addToBalanceIfCovered;
+    const { accountIds, deltasMinor } = plan.deltas;
     for (let i = 0; i < accountIds.length; i++) {
-      const min = minPrefixMinor[i];
-      if (update.run(deltasMinor[i], accountIds[i], min, min, maxPrefixMinor[i]).changes !== 1)
-        return Promise.resolve(false);
+      const min = plan.minPrefixMinor[i];
+      if (update.run(deltasMinor[i], accountIds[i], min, min, plan.maxPrefixMinor[i]).changes !== 1)
+        return false;
     }
-    return Promise.resolve(true);
+    return true;
   }
 
-  insertTransfersIfNew(transfers: readonly Transfer[]): Promise<boolean> {
+  private insertTransfersIfNew(transfers: readonly Transfer[]): boolean {
     try {
       this.insertTransfersNow(transfers);
-      return Promise.resolve(true);
+      return true;
     } catch (error) {
-      if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE')
-        return Promise.resolve(false);
+      if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
       throw error;
     }
   }

@@ -174,6 +174,41 @@ CREATE INDEX commands_by_age ON commands (created_at_ms);
 `,
   },
   {
+    version: 6,
+    name: 'leaner journal: hashes as 32 bytes, prev_hash read from the entry before',
+    // The hashed text does not change (journal/entry.ts): only how the hash is kept.
+    // The table is rebuilt (SQLite cannot change a column's type), then its indexes,
+    // its guards and the head's guard, which names it, are made again as before.
+    sql: `
+DROP TRIGGER journal_head_forward_only;
+CREATE TABLE journal_v6 (
+  seq INTEGER PRIMARY KEY CHECK (seq >= 1),
+  table_id TEXT,
+  type TEXT NOT NULL,
+  payload_json TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  -- SHA-256 of the entry's canonical JSON (journal/entry.ts), 32 bytes; the entry's
+  -- prevHash is the hash of the entry seq - 1, so it is not stored twice.
+  hash BLOB NOT NULL CHECK (length(hash) = 32)
+) STRICT;
+INSERT INTO journal_v6 (seq, table_id, type, payload_json, at_ms, hash)
+  SELECT seq, table_id, type, payload_json, at_ms, unhex(hash) FROM journal ORDER BY seq;
+DROP TABLE journal;
+ALTER TABLE journal_v6 RENAME TO journal;
+CREATE INDEX journal_by_table ON journal (table_id, seq);
+CREATE INDEX journal_by_table_type ON journal (table_id, type, seq)
+  WHERE type IN ('table-created', 'table-settings-changed', 'house-options-proposed', 'dicj-authorization-recorded', 'house-options-adopted', 'house-options-withdrawn', 'house-options-refused', 'fairness-alert-raised', 'fairness-alert-cleared', 'table-held', 'table-hold-released', 'dice-changed', 'holiday-year-loaded', 'round-settled');
+CREATE INDEX journal_settled_by_time ON journal (table_id, at_ms) WHERE type = 'round-settled';
+${refuse('journal', 'UPDATE', 'the journal is append-only')}
+${refuse('journal', 'DELETE', 'the journal is append-only')}
+-- The head keeps its hash as hex (one row); it only moves forward, onto an entry that exists.
+CREATE TRIGGER journal_head_forward_only BEFORE UPDATE ON journal_head
+WHEN NEW.chain <> OLD.chain OR NEW.last_seq <= OLD.last_seq
+  OR NOT EXISTS (SELECT 1 FROM journal WHERE seq = NEW.last_seq AND hash = unhex(NEW.last_hash))
+BEGIN SELECT RAISE(ABORT, 'cussec: the journal head only moves forward to an existing entry'); END;
+`,
+  },
+  {
     version: 7,
     name: 'table leases: the epoch that fences the commits of a table, and where its holder listens',
     sql: `

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ALICE,
   BANKROLL,
@@ -433,6 +434,91 @@ withStores('ledger store', (h) => {
     });
   });
 
+  describe('the optimistic path on PostgreSQL', () => {
+    /** The SQL texts the store's connections send while `fn` runs. */
+    async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
+      // A spy calls through to the real method and keeps the arguments.
+      const spy = vi.spyOn(pg.Client.prototype, 'query');
+      try {
+        await fn();
+        return spy.mock.calls.map(([q]) =>
+          typeof q === 'string' ? q : (q as { text: string }).text,
+        );
+      } finally {
+        spy.mockRestore();
+      }
+    }
+    const carefulReads = (texts: readonly string[]): string[] =>
+      texts.filter((t) => /FROM accounts .*FOR UPDATE|FROM transfers WHERE id = ANY/s.test(t));
+
+    it.skipIf(h.engine !== 'postgres')(
+      'posts a clean batch without the careful reads, and falls back to them with the same answers',
+      async () => {
+        const store = await h.open();
+        await seedTable(store);
+        await post(store, [transfer('dep', CAGE, ALICE, 1_000, { kind: 'deposit' })]);
+        const batch = [
+          transfer('b1', ALICE, IN_PLAY, 600, { kind: 'bet' }),
+          transfer('b2', ALICE, IN_PLAY, 400, { kind: 'bet' }),
+        ];
+        let clean: unknown;
+        const cleanTexts = await statementsOf(async () => (clean = await post(store, batch)));
+        expect(clean).toMatchObject({
+          ok: true,
+          results: [{ status: 'created' }, { status: 'created' }],
+        });
+        expect(carefulReads(cleanTexts)).toEqual([]);
+        // The same batch again: the ids exist, so the careful path answers 'exists' and moves nothing.
+        let again: unknown;
+        const againTexts = await statementsOf(async () => (again = await post(store, batch)));
+        expect(again).toMatchObject({
+          ok: true,
+          results: [{ status: 'exists' }, { status: 'exists' }],
+        });
+        expect(carefulReads(againTexts)).toHaveLength(2);
+        // A wallet that the batch would take below zero mid-way: refused whole, nothing moves.
+        const short = await post(store, [transfer('b3', ALICE, IN_PLAY, 1, { kind: 'bet' })]);
+        expect(short.results[0]).toMatchObject({ status: 'failed', code: 'insufficient_funds' });
+        expect(await balances(store, [ALICE, IN_PLAY])).toEqual({ [ALICE]: 0, [IN_PLAY]: 1_000 });
+        expect((await store.transfersByReference('ref')).map((t) => t.id)).toEqual([
+          'dep',
+          'b1',
+          'b2',
+        ]);
+      },
+    );
+  });
+
+  describe('a missed optimistic batch on PostgreSQL', () => {
+    it.skipIf(h.engine !== 'postgres')(
+      'rolls back what the statement wrote and runs the callback again carefully, even when it swallowed the miss',
+      async () => {
+        const store = await h.open();
+        await seedTable(store);
+        await post(store, [transfer('dep', CAGE, ALICE, 100, { kind: 'deposit' })]);
+        let runs = 0;
+        const result = await store.transaction(async (tx) => {
+          runs++;
+          try {
+            // The stake is covered, the second transfer takes the wallet below zero.
+            return await tx.postTransfers([
+              transfer('b1', CAGE, ALICE, 400, { kind: 'deposit' }),
+              transfer('b2', ALICE, IN_PLAY, 900, { kind: 'bet' }),
+            ]);
+          } catch {
+            return 'swallowed';
+          }
+        });
+        expect(runs).toBe(2);
+        expect(result).toMatchObject({
+          ok: false,
+          results: [{ status: 'created' }, { status: 'failed', code: 'insufficient_funds' }],
+        });
+        expect(await balances(store, [ALICE, IN_PLAY])).toEqual({ [ALICE]: 500, [IN_PLAY]: 0 });
+      },
+    );
+  });
+
   describe('tables', () => {
     it('creates, loads with a lock, saves with a version check', async () => {
       const store = await h.open();
@@ -563,13 +649,14 @@ withStores('ledger store', (h) => {
       const stores = await Promise.all([h.open({ db }), h.open({ db }), h.open({ db })]);
       const again = await h.open({ db });
       for (const s of [...stores, again])
-        expect(await s.schemaVersions()).toEqual([1, 2, 3, 4, 5, 7]);
+        expect(await s.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7]);
       expect(await h.raw(db, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([
         { version: 1 },
         { version: 2 },
         { version: 3 },
         { version: 4 },
         { version: 5 },
+        { version: 6 },
         { version: 7 },
       ]);
     });

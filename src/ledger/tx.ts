@@ -70,33 +70,26 @@ export interface TableReadRow extends TableRow {
 }
 
 /**
- * The optimistic path of postTransfers (see planOptimistic), for engines where
- * it pays: it replaces reading every account and transfer id of a batch with
- * checks made while writing, inside a savepoint.
+ * The optimistic path of postTransfers (see planOptimistic): instead of reading
+ * every account and transfer id of a batch under lock, the engine checks while
+ * writing, and undoes the writes when a check fails.
  */
 export interface OptimisticDriver {
-  savepoint(): Promise<void>;
-  rollbackToSavepoint(): Promise<void>;
-  releaseSavepoint(): Promise<void>;
   /**
-   * balance += delta for each account that exists, and whose balance + minPrefix
-   * is not below zero (unless the account may go negative) and, like
-   * balance + maxPrefix, is a safe integer. False as soon as one account fails
-   * (the caller rolls back).
+   * Inserts the plan's transfers and adds its deltas to the balances if, for
+   * every account, the account exists, balance + minPrefix is not below zero
+   * (unless the account may go negative) and balance + minPrefix and
+   * balance + maxPrefix are safe integers, and if no id of the plan is stored.
+   * Otherwise it leaves no trace and returns false (the caller takes the
+   * careful path), or throws, and the store rolls the transaction back and
+   * runs it again without this path (PostgreSQL: no savepoint to undo to).
    */
-  addToBalancesIfCovered(
-    accountIds: readonly string[],
-    deltasMinor: readonly number[],
-    minPrefixMinor: readonly number[],
-    maxPrefixMinor: readonly number[],
-  ): Promise<boolean>;
-  /** Inserts the rows, or returns false when one of their ids is stored already. */
-  insertTransfersIfNew(transfers: readonly Transfer[]): Promise<boolean>;
+  postIfClean(plan: OptimisticPlan): Promise<boolean>;
 }
 
 /** Row-level operations an engine provides inside a transaction. */
 export interface TxDriver {
-  readonly optimistic?: OptimisticDriver;
+  readonly optimistic?: OptimisticDriver | undefined;
   /** With `lock`, the rows stay locked until commit (PostgreSQL FOR UPDATE, in id order). */
   selectAccounts(ids: readonly string[], lock: boolean): Promise<Account[]>;
   insertAccounts(accounts: readonly Account[]): Promise<void>;
@@ -234,7 +227,7 @@ export class DriverTx implements Tx {
     if (transfers.length === 0) return { ok: true, results: [] };
     if (driver.optimistic !== undefined) {
       const plan = planOptimistic({ currency: this.currency, nowMs: this.nowMs, transfers });
-      if (plan !== undefined && (await tryOptimistic(driver.optimistic, plan)))
+      if (plan !== undefined && (await driver.optimistic.postIfClean(plan)))
         return { ok: true, results: plan.results };
     }
     const accountIds = new Set<string>();
@@ -395,22 +388,6 @@ export class DriverTx implements Tx {
     await driver.insertJournal(chained);
     return chained.map((c) => c.entry);
   }
-}
-
-/** Writes an optimistic plan if its preconditions hold; otherwise leaves no trace and returns false. */
-async function tryOptimistic(o: OptimisticDriver, plan: OptimisticPlan): Promise<boolean> {
-  const { accountIds, deltasMinor } = plan.deltas;
-  await o.savepoint();
-  let good = await o.addToBalancesIfCovered(
-    accountIds,
-    deltasMinor,
-    plan.minPrefixMinor,
-    plan.maxPrefixMinor,
-  );
-  if (good) good = await o.insertTransfersIfNew(plan.created);
-  if (good) await o.releaseSavepoint();
-  else await o.rollbackToSavepoint();
-  return good;
 }
 
 function unique(ids: readonly string[]): string[] {
