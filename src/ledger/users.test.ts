@@ -441,6 +441,8 @@ withStores('users and sessions', (h) => {
         state: { n: 3 },
         version: 4,
         updatedAtMs: 6,
+        leaseEpoch: 0,
+        leaseHolder: null,
       });
       expect(await createUser(store, userInput('u1', 'alice'))).toMatchObject({
         status: 'created',
