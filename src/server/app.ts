@@ -10,7 +10,7 @@ import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { Store } from '../ledger/index.js';
+import { type Store, walletAccount } from '../ledger/index.js';
 import { Floor } from '../service/floor.js';
 import { type BatchTiming, type PublishedEvent, TableService } from '../service/table-service.js';
 import type { RandomSource } from '../dice/index.js';
@@ -127,7 +127,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     observe: (timing) => observeBatch(metrics, timing),
   });
   // Several nodes on one PostgreSQL: events from the others, and the betting timers of leased tables.
-  const floor = new Floor({ store: options.store, service, clock, publish: fanOut });
+  const floor = new Floor({
+    store: options.store,
+    service,
+    clock,
+    publish: fanOut,
+    walletMoved: (playerId) => void sendWallet(options.store, hub, playerId),
+  });
   await floor.start();
   metrics.watch({
     connections: () => options.store.connections(),
@@ -150,6 +156,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     store: options.store,
     service,
     hub,
+    floor,
     metrics,
     clock,
     routes: [],
@@ -300,4 +307,11 @@ async function securityHeaders(fastify: FastifyInstance): Promise<void> {
     if (request.protocol === 'https')
       void reply.header('strict-transport-security', 'max-age=15552000; includeSubDomains');
   });
+}
+
+/** The player's balance now, to their sockets on this node (the floor calls it on every node). */
+async function sendWallet(store: Store, hub: Hub, playerId: string): Promise<void> {
+  const account = await store.getAccount(walletAccount(playerId).id).catch(() => undefined);
+  if (account !== undefined)
+    hub.sendToUser(playerId, { type: 'wallet', balanceMinor: account.balanceMinor });
 }
