@@ -108,6 +108,14 @@ const ROWS: Record<string, Row> = {
     url: () => `/api/v1/tables/${IDLE}/limits`,
     body: () => ({ stakeMinorMin: 2_000 }),
   },
+  'POST /api/v1/tables/:tableId/close': {
+    access: ['supervisor'],
+    url: () => `/api/v1/tables/${IDLE}/close`,
+  },
+  'POST /api/v1/tables/:tableId/open': {
+    access: ['supervisor'],
+    url: () => `/api/v1/tables/${IDLE}/open`,
+  },
   'GET /api/v1/players': { access: ['cashier', 'supervisor'], url: () => '/api/v1/players' },
   'POST /api/v1/players/:playerId/deposits': {
     access: ['cashier'],

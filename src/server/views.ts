@@ -72,6 +72,8 @@ export interface TableView {
   readonly optionsAuthorized: boolean;
   /** Art. 1.1: why the table is held between rounds, or null. */
   readonly hold: RoundState['hold'];
+  /** When a supervisor closed the table for play; null while it is open. */
+  readonly closedSinceMs: number | null;
   readonly lastEventSeq: number;
 }
 
@@ -149,6 +151,7 @@ export async function tableView(
     allowed: allowedSteps(config, state, now),
     optionsAuthorized: config.optionsAuthorized,
     hold: state.hold,
+    closedSinceMs: state.closedSinceMs,
     lastEventSeq,
   };
 }

@@ -27,6 +27,7 @@ import {
   type Command,
   holdTable,
   releaseHold,
+  setTableOpen,
   type RoundEvent,
   type RoundState,
   type TableConfig,
@@ -124,6 +125,18 @@ export interface ReleaseRequest {
   readonly entries: readonly JournalInput[];
 }
 
+/**
+ * A supervisor opens or closes the table for play, in any phase: a round in
+ * progress is finished and paid, no new one starts while it is closed
+ * (src/table/hold.ts). Journaled as table-opened or table-closed with who did
+ * it; a table already so journals nothing.
+ */
+export interface OpenRequest {
+  readonly type: 'set-open';
+  readonly open: boolean;
+  readonly supervisorId: string;
+}
+
 /** Called after every commit of a table with all the journal entries it wrote, in seq order. */
 export type CommitListener = (tableId: string, entries: readonly JournalEntry[]) => void;
 
@@ -137,7 +150,8 @@ export interface CommandRequest {
     | HouseOptionsChange
     | BetweenRoundsRecord
     | HoldRequest
-    | ReleaseRequest;
+    | ReleaseRequest
+    | OpenRequest;
   /** A client's key for retries: the same key returns the first outcome. */
   readonly idempotencyKey?: string;
 }
@@ -299,6 +313,11 @@ export class TableService {
     entries: readonly JournalInput[],
   ): Promise<CommandOutcome> {
     return this.execute({ tableId, command: { type: 'hold-table', hold, entries } });
+  }
+
+  /** Opens or closes the table for play (see OpenRequest). */
+  setOpen(tableId: string, open: boolean, supervisorId: string): Promise<CommandOutcome> {
+    return this.execute({ tableId, command: { type: 'set-open', open, supervisorId } });
   }
 
   /** Releases a held table, journaling `entries`; refused with `table_not_held` otherwise. */
@@ -654,6 +673,7 @@ class BatchRun {
     if (request.command.type === 'hold-table' || request.command.type === 'release-hold') {
       return this.holdOrRelease(request.command);
     }
+    if (request.command.type === 'set-open') return this.setOpen(request.command);
     if (
       request.command.type === 'change-house-options' ||
       request.command.type === 'record-between-rounds'
@@ -792,11 +812,29 @@ class BatchRun {
     return { ok: true, events: [] };
   }
 
+  private setOpen(change: OpenRequest): CommandOutcome {
+    const next = setTableOpen(this.state, change.open, this.now);
+    if (next === this.state) return { ok: true, events: [] };
+    this.state = next;
+    this.stateChanged = true;
+    this.extraEntries.push({
+      tableId: this.config.tableId,
+      type: change.open ? 'table-opened' : 'table-closed',
+      payload: { by: change.supervisorId },
+    });
+    return { ok: true, events: [] };
+  }
+
   /** The electronic shaker draws and seals the roll now, before betting opens (Art. 2.1). */
   private prepare(
     command: Exclude<
       CommandRequest['command'],
-      LimitsChange | HouseOptionsChange | BetweenRoundsRecord | HoldRequest | ReleaseRequest
+      | LimitsChange
+      | HouseOptionsChange
+      | BetweenRoundsRecord
+      | HoldRequest
+      | ReleaseRequest
+      | OpenRequest
     >,
     index: number,
   ): Command {

@@ -28,6 +28,13 @@ export function tableRefusal(
       message: `${command.type} refused: ${REJECTIONS.house_options_unauthorized.summary}`,
     };
   }
+  // Art. 2: a round opens only at a table the supervisor has opened for play.
+  if (state.closedSinceMs !== null) {
+    return {
+      code: 'table_closed',
+      message: `${command.type} refused: ${REJECTIONS.table_closed.summary}`,
+    };
+  }
   // Art. 1.1: dice that may not be balanced do not start another round.
   if (state.hold !== null) {
     return {
@@ -41,6 +48,12 @@ export function tableRefusal(
 /** The state with the table held; a hold already set is kept (the first reason stands). */
 export function holdTable(state: RoundState, hold: TableHold): RoundState {
   return state.hold !== null ? state : { ...state, hold: { ...hold } };
+}
+
+/** The state of a table closed for play at `nowMs` (a closed one keeps its time), or open again. */
+export function setTableOpen(state: RoundState, open: boolean, nowMs: number): RoundState {
+  if (open) return state.closedSinceMs === null ? state : { ...state, closedSinceMs: null };
+  return state.closedSinceMs !== null ? state : { ...state, closedSinceMs: nowMs };
 }
 
 /** The state with no hold. */

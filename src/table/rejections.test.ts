@@ -532,6 +532,20 @@ const ROWS: Row[] = [
     },
     command: { type: 'open-betting' },
   },
+  {
+    code: 'table_closed',
+    name: 'covering a table closed for play',
+    config: LEVER,
+    state: { ...stateIn(LEVER, 'paid'), closedSinceMs: T0 },
+    command: { type: 'cover' },
+  },
+  {
+    code: 'table_closed',
+    name: 'opening betting at a table closed for play',
+    config: ELECTRONIC,
+    state: { ...stateIn(ELECTRONIC, 'shaken'), closedSinceMs: T0 },
+    command: { type: 'open-betting' },
+  },
 ];
 
 describe('every rejection code', () => {

@@ -110,6 +110,11 @@ export const REJECTIONS = {
     summary:
       'the table is held between rounds (a severe fairness alert) until a supervisor acknowledges it or the dice are changed',
   },
+  table_closed: {
+    article: '2',
+    summary:
+      'the table is closed for play: no round is covered and betting does not open until a supervisor opens it',
+  },
 } as const satisfies Record<string, { article: string; summary: string }>;
 
 export type RejectionCode = keyof typeof REJECTIONS;

@@ -557,6 +557,11 @@ export const DICT = {
     'Ultrapassa o limite de responsabilidade da jogada.',
     "Over the round's liability cap.",
   ),
+  'err.table_closed': e(
+    '此枱已關閉，待主任開枱後方可開局。',
+    'A mesa está fechada: não há jogadas até o supervisor a abrir.',
+    'The table is closed for play until a supervisor opens it.',
+  ),
 
   'password.title': e('更改密碼', 'Mudar a palavra-passe', 'Change your password'),
   'password.required': e(
