@@ -30,7 +30,12 @@ export function floorRoutes(app: FastifyInstance, ctx: AppContext, s: FloorServi
       const ids = await ctx.store.listTables();
       const tables = [];
       for (const tableId of ids) tables.push(await tableLine(ctx, s, tableId, today));
-      return { today, calendar: await calendarState(s, today), tables };
+      return {
+        today,
+        node: ctx.store.cluster.nodeId,
+        calendar: await calendarState(s, today),
+        tables,
+      };
     },
   });
 }
@@ -56,6 +61,8 @@ async function tableLine(ctx: AppContext, s: FloorServices, tableId: string, tod
     stakedMinor: exposure?.stakedMinor ?? 0,
     worstCaseHouseLossMinor: exposure?.worst.houseLossMinor ?? 0,
     leaseHeldHere: ctx.store.cluster.holds(`table:${tableId}`),
+    leaseHolder: await ctx.store.cluster.leaseHolder(`table:${tableId}`),
+    closedSinceMs: state?.closedSinceMs ?? null,
     day:
       day === undefined
         ? null

@@ -35,6 +35,16 @@ it('closes a table for play (no round opens, Art. 2), journals who did it, and o
     });
     expect(cover.statusCode).toBe(409);
     expect(cover.json()).toMatchObject({ error: { code: 'table_closed', article: '2' } });
+    // The floor shows the table closed, and names the node that runs it (this one).
+    const floor = await app.fastify.inject({ url: '/api/v1/floor', headers: supervisor });
+    const body = floor.json<{
+      node: string;
+      tables: { closedSinceMs: number; leaseHolder: string }[];
+    }>();
+    expect(body.tables[0]!.closedSinceMs).toBe(
+      closed.json<{ closedSinceMs: number }>().closedSinceMs,
+    );
+    expect(body.tables[0]!.leaseHolder).toBe(body.node);
     const opened = await app.fastify.inject({
       method: 'POST',
       url: '/api/v1/tables/T1/open',
