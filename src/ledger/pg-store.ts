@@ -36,6 +36,7 @@ import {
   type AccountMove,
   type IndexedJournalQuery,
   indexedTypesSql,
+  STAFF_ACTIONS_SQL,
   PAGE_ROWS_MAX,
   type ReadModel,
   type Store,
@@ -443,6 +444,16 @@ class PgStore implements Store {
         WHERE ${table} AND ${indexedTypesSql(query.types)} AND seq > $1 AND seq < $2
         ORDER BY seq ${order} LIMIT $3`,
       ...params,
+    );
+    return rows.map(toJournalEntry);
+  }
+
+  async readStaffActions(query: { beforeSeq?: number; limit: number }): Promise<JournalEntry[]> {
+    const rows = await this.all<JournalRow>(
+      `SELECT ${JOURNAL_COLUMNS} FROM journal
+        WHERE ${STAFF_ACTIONS_SQL} AND seq < $1 ORDER BY seq DESC LIMIT $2`,
+      query.beforeSeq ?? Number.MAX_SAFE_INTEGER,
+      pageLimit(query.limit, PAGE_ROWS_MAX),
     );
     return rows.map(toJournalEntry);
   }

@@ -35,6 +35,7 @@ import {
   type AccountMove,
   type IndexedJournalQuery,
   indexedTypesSql,
+  STAFF_ACTIONS_SQL,
   PAGE_ROWS_MAX,
   type ReadModel,
   type Store,
@@ -291,6 +292,16 @@ class SqliteStore implements Store {
         ORDER BY seq ${order} LIMIT ?`,
       query.tableId,
       query.afterSeq ?? 0,
+      query.beforeSeq ?? Number.MAX_SAFE_INTEGER,
+      pageLimit(query.limit, PAGE_ROWS_MAX),
+    );
+    return rows.map(toJournalEntry);
+  }
+
+  async readStaffActions(query: { beforeSeq?: number; limit: number }): Promise<JournalEntry[]> {
+    const rows = await this.all<JournalRow>(
+      `SELECT ${JOURNAL_COLUMNS} FROM journal INDEXED BY journal_staff_actions
+        WHERE ${STAFF_ACTIONS_SQL} AND seq < ? ORDER BY seq DESC LIMIT ?`,
       query.beforeSeq ?? Number.MAX_SAFE_INTEGER,
       pageLimit(query.limit, PAGE_ROWS_MAX),
     );
