@@ -130,7 +130,7 @@ const ROWS: Record<string, Row> = {
   'GET /api/v1/users': { access: ['supervisor'], url: () => '/api/v1/users' },
   'GET /api/v1/floor': { access: ['supervisor', 'inspector'], url: () => '/api/v1/floor' },
   'GET /api/v1/staff-actions': {
-    access: ['supervisor', 'inspector'],
+    access: ['inspector', 'supervisor'],
     url: () => '/api/v1/staff-actions?limit=10',
   },
   'POST /api/v1/users': {

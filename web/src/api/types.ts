@@ -41,6 +41,9 @@ export interface LastRound {
   readonly rollNo?: number;
   readonly dice: Triple;
   readonly winningSpots: readonly string[];
+  /** What the round's prizes return in all (stakes included), and to how many bets (Art. 4). */
+  readonly totalReturnedMinor?: number;
+  readonly payoutCount?: number;
   readonly nonceHex?: string | null;
   readonly commitmentHex?: string | null;
 }
@@ -78,6 +81,8 @@ export interface TableView {
   readonly lastRound: LastRound | null;
   readonly history: readonly HistoryEntry[];
   readonly allowed: Readonly<Record<string, boolean>>;
+  /** When a supervisor closed the table for play; null while it is open. */
+  readonly closedSinceMs?: number | null;
   readonly lastEventSeq: number;
 }
 

@@ -258,6 +258,17 @@ export const DICT = {
   'croupier.liabilityCap': e('風險上限', 'Limite de exposição', 'Liability cap'),
   'croupier.events': e('事件紀錄', 'Registo de eventos', 'Event log'),
   'croupier.next': e('下一步', 'Passo seguinte', 'Next step'),
+  'croupier.payTotal': e(
+    '派彩總額 {amount}（{n} 注）',
+    'A pagar: {amount} ({n} apostas)',
+    'To pay: {amount} ({n} bets)',
+  ),
+  'croupier.confirmVoid': e(
+    '確定此擲無效（{reason}）？注碼保留至下一擲。',
+    'Anular este lançamento ({reason})? As apostas mantêm-se para o próximo.',
+    'Void this roll ({reason})? The bets stand for the next roll.',
+  ),
+  'croupier.stakesIn': e('注碼（{currency}）', 'Apostas em {currency}', 'Stakes in {currency}'),
   'croupier.payFirst': e(
     '所有彩金派發前不得再蓋盅（第4條）。',
     'A redoma não pode ser coberta antes de pagos todos os prémios (Art. 4).',
