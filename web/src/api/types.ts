@@ -188,6 +188,24 @@ export interface ApiErrorBody {
   readonly article?: string;
 }
 
+/** A person named in a staff action (`GET /staff-actions`); username null for an unknown id. */
+export interface StaffPerson {
+  readonly id: string;
+  readonly username: string | null;
+  readonly displayName: string | null;
+}
+
+/** One staff action: who did what to which account or table, when. */
+export interface StaffAction {
+  readonly seq: number;
+  readonly atMs: number;
+  readonly type: string;
+  readonly tableId: string | null;
+  readonly by: StaffPerson | null;
+  readonly user: StaffPerson | null;
+  readonly settings: Record<string, unknown> | null;
+}
+
 /** One table on `GET /floor` (docs/api.md). */
 export interface FloorTable {
   readonly id: string;
@@ -204,6 +222,10 @@ export interface FloorTable {
   readonly stakedMinor: number;
   readonly worstCaseHouseLossMinor: number;
   readonly leaseHeldHere: boolean;
+  /** The node id of the node that runs the table's timers (null: none holds it now). */
+  readonly leaseHolder: string | null;
+  /** When a supervisor closed the table for play; null while it is open. */
+  readonly closedSinceMs: number | null;
   readonly day: {
     readonly rounds: number;
     readonly handleMinor: number;
@@ -217,6 +239,8 @@ export interface FloorTable {
 
 export interface Floor {
   readonly today: string;
+  /** The node that answered. */
+  readonly node: string;
   readonly calendar: {
     readonly years: readonly { year: number; official: boolean; origin: string }[];
     readonly nextYear: {

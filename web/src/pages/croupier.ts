@@ -209,7 +209,11 @@ class CroupierPage implements Page {
     if (this.odds === null) return;
     this.board = new LayoutBoard({ odds: this.odds, mode: 'croupier' });
     this.parts.felt.replaceChildren(
-      h('p', { class: 'felt-caption' }, t('croupier.stakesIn', { currency: this.view?.currency ?? '' })),
+      h(
+        'p',
+        { class: 'felt-caption' },
+        t('croupier.stakesIn', { currency: this.view?.currency ?? '' }),
+      ),
       this.board.el,
     );
     this.render();
