@@ -216,7 +216,13 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
       const stake = croupier.locator(`.spot[data-spot="${spot}"] .stake`);
       await expect.poll(() => stake.textContent()).toBe(text);
       const size = Number(
-        await stake.evaluate('(el) => parseFloat(getComputedStyle(el).fontSize)'),
+        await stake.evaluate((el) => {
+          // The suite's types have no DOM: the page's getComputedStyle, typed here.
+          const view = globalThis as unknown as {
+            getComputedStyle(e: unknown): { fontSize: string };
+          };
+          return parseFloat(view.getComputedStyle(el).fontSize);
+        }),
       );
       expect(size).toBeGreaterThanOrEqual(12);
       const number = croupier.locator(`.spot[data-spot="${spot}"] .total-num`);
