@@ -242,7 +242,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     await step(croupier, 'reveal-dice', 'revealed');
     // Art. 4: what "Pay all" will pay, in the table's currency, before it is pressed.
     expect(await croupier.locator('.notice-pay .pay-total').textContent()).toMatch(
-      /^To pay: MOP [\d,.]+ \(\d+ bets\)$/,
+      /^To pay: MOP [\d,.]+ · winning bets: \d+$/,
     );
     await shoot(croupier, 'floor-02-croupier-revealed-en');
     await step(croupier, 'pay-all', 'paid');

@@ -129,6 +129,10 @@ const ROWS: Record<string, Row> = {
   },
   'GET /api/v1/users': { access: ['supervisor'], url: () => '/api/v1/users' },
   'GET /api/v1/floor': { access: ['supervisor', 'inspector'], url: () => '/api/v1/floor' },
+  'GET /api/v1/reports/daily': {
+    access: ['inspector', 'supervisor'],
+    url: () => '/api/v1/reports/daily?date=2026-03-06&format=csv',
+  },
   'GET /api/v1/staff-actions': {
     access: ['inspector', 'supervisor'],
     url: () => '/api/v1/staff-actions?limit=10',

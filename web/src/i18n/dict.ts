@@ -259,9 +259,9 @@ export const DICT = {
   'croupier.events': e('事件紀錄', 'Registo de eventos', 'Event log'),
   'croupier.next': e('下一步', 'Passo seguinte', 'Next step'),
   'croupier.payTotal': e(
-    '派彩總額 {amount}（{n} 注）',
-    'A pagar: {amount} ({n} apostas)',
-    'To pay: {amount} ({n} bets)',
+    '派彩總額 {amount} · 中注數目 {n}',
+    'A pagar: {amount} · apostas premiadas: {n}',
+    'To pay: {amount} · winning bets: {n}',
   ),
   'croupier.confirmVoid': e(
     '確定此擲無效（{reason}）？注碼保留至下一擲。',
@@ -656,6 +656,11 @@ export const DICT = {
   'floor.save': e('儲存', 'Guardar', 'Save'),
   'floor.saved': e('已儲存。', 'Guardado.', 'Saved.'),
   'floor.report': e('今日報告', 'Relatório do dia', "Today's report"),
+  'floor.floorReport': e(
+    '全場今日報告',
+    'Relatório do dia da sala',
+    "The floor's report for today",
+  ),
   'floor.create': e('新增賭枱', 'Nova mesa', 'New table'),
   'floor.tableId': e('枱號', 'Identificador', 'Table id'),
   'floor.tableName': e('名稱', 'Nome', 'Name'),

@@ -122,13 +122,17 @@ function limitsForm(ctx: FloorContext, table: FloorTable): HTMLElement {
   );
 }
 
-function reportLinks(ctx: FloorContext, table: FloorTable): HTMLElement {
+/** Today's report of one table, or of the floor (every table and the totals), in each format. */
+function reportLinks(ctx: FloorContext, table: FloorTable | null): HTMLElement {
   const date = ctx.floor()?.today ?? '';
-  const base = `/api/v1/tables/${encodeURIComponent(table.id)}/reports/daily?date=${date}`;
+  const base =
+    table === null
+      ? `/api/v1/reports/daily?date=${date}`
+      : `/api/v1/tables/${encodeURIComponent(table.id)}/reports/daily?date=${date}`;
   return h(
     'span',
     { class: 'floor-report' },
-    `${t('floor.report')}: `,
+    `${t(table === null ? 'floor.floorReport' : 'floor.report')}: `,
     ['html', 'csv', 'json'].map((format) =>
       h(
         'a',
@@ -223,6 +227,11 @@ function tableCard(ctx: FloorContext, table: FloorTable): HTMLElement {
     ctx.supervisor ? h('div', { class: 'floor-card-actions' }, openButton(ctx, table)) : null,
     ctx.supervisor ? limitsForm(ctx, table) : null,
   );
+}
+
+/** The floor's own report, beside the page title. */
+export function floorReportLinks(ctx: FloorContext): HTMLElement {
+  return h('p', { class: 'floor-card-foot small floor-reports' }, reportLinks(ctx, null));
 }
 
 export function tableCards(ctx: FloorContext): HTMLElement {
