@@ -11,13 +11,15 @@
  *   today refused with its article (in the page's language only, no server
  *   English), the inspector records the DICJ's authorization, a proposal is
  *   withdrawn;
- * - uploads a year of holidays;
+ * - uploads a year of holidays (computed, then official: the warning goes);
+ * - closes and opens a table for play; the croupier console's stakes, payout
+ *   total, void confirmation and player names; the inspector's staff actions;
  * - disables the croupier mid-shift: the console signs out at once and sign-in
  *   is refused; enabled again, a reset password must be changed first;
- * - the floor and the password page in zh-Hant, pt and en at 1440×900 and
+ * - the floor, the croupier console and the password page in zh-Hant, pt and en at 1440×900 and
  *   390×844 (test-output/screenshots/floor-*.png).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -298,13 +300,27 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     await supervisor.locator('.proposal-withdrawn').waitFor();
   }, 90_000);
 
-  it('uploads a year of holidays', async () => {
+  it('uploads a year of holidays, and the warning goes once next year is official', async () => {
     await supervisor
       .locator('#holiday-file')
       .setInputFiles(join(ROOT, 'src', 'compliance', 'holidays', '2027.json'));
     await expect
       .poll(() => supervisor.locator('.toast-ok .toast-text').last().textContent())
       .toBe('Year 2027 loaded.');
+    // 2027's bundled list is computed only: the floor says so while next year is 2027.
+    const nextYear = Number(new Date().toISOString().slice(0, 4)) + 1;
+    if (nextYear !== 2027) return;
+    await supervisor.locator('.floor-warning').waitFor();
+    const official = join(mkdtempSync(join(tmpdir(), 'cussec-holidays-')), '2027.json');
+    const list = JSON.parse(
+      readFileSync(join(ROOT, 'src', 'compliance', 'holidays', '2027.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    writeFileSync(
+      official,
+      JSON.stringify({ ...list, official: true, source: 'Boletim Oficial (test copy)' }),
+    );
+    await supervisor.locator('#holiday-file').setInputFiles(official);
+    await supervisor.locator('.floor-warning').waitFor({ state: 'detached' });
   });
 
   it('disables the croupier mid-shift (the console signs out), then a reset forces a change', async () => {
