@@ -183,6 +183,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     await croupier.locator(`.table-list a[href="#/croupier/${NEW_TABLE}"]`).click();
     await croupier.locator('.table-bar .phase-pill').waitFor();
     // Closed for play: the console cannot cover (the step is disabled), and the server refuses (Art. 2).
+    expect(await croupier.locator('.notice-closed').textContent()).toBe(en('err.table_closed'));
     expect(await croupier.locator('button.step-btn[data-focus="step:cover"]').isDisabled()).toBe(
       true,
     );

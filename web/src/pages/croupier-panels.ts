@@ -95,6 +95,10 @@ export function procedurePanel(
       h('span', { class: 'void-btns' }, voidButton('stacked'), voidButton('tilted')),
     ),
     v.phase === 'revealed' ? payNotice(v) : null,
+    // Art. 2: closed by the supervisor, the table finishes its round and starts no other.
+    v.closedSinceMs === null || v.closedSinceMs === undefined
+      ? null
+      : h('p', { class: 'notice notice-closed', role: 'status' }, t('err.table_closed')),
   );
 }
 
