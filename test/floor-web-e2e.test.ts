@@ -259,6 +259,19 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     expect(await log.textContent()).not.toMatch(/\(u-/);
     await supervisor.goto(`${base}/#/floor`);
     await card.waitFor();
+    // The floor's report for the day: every table, and the floor's totals.
+    const links = supervisor.locator('.floor-reports a');
+    expect(await links.allTextContents()).toEqual(['HTML', 'CSV', 'JSON']);
+    const report = await supervisor.evaluate(
+      async (href) => {
+        const answer = await fetch(href, { credentials: 'same-origin' });
+        return { status: answer.status, text: await answer.text() };
+      },
+      (await links.first().getAttribute('href'))!,
+    );
+    expect(report.status).toBe(200);
+    expect(report.text).toContain('Table Nine (T9)');
+    expect(report.text).toContain('<tfoot><tr><td>The floor</td>');
   }, 120_000);
 
   it('runs the Art. 8 flow: earliest date, a refusal with its article, authorization, withdrawal', async () => {
