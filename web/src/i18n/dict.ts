@@ -664,6 +664,7 @@ export const DICT = {
   'floor.create': e('新增賭枱', 'Nova mesa', 'New table'),
   'floor.tableId': e('枱號', 'Identificador', 'Table id'),
   'floor.tableName': e('名稱', 'Nome', 'Name'),
+  'floor.namePlaceholder': e('第2枱', 'Mesa 2', 'Table 2'),
   'floor.shaker': e('搖骰方式', 'Agitador', 'Shaker'),
   'floor.displayBoard': e('顯示板', 'Quadro indicador', 'Display board'),
   'floor.layouts': e('投注版數目', 'Número de panos', 'Layouts'),

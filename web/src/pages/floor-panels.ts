@@ -247,7 +247,7 @@ export function tableCards(ctx: FloorContext): HTMLElement {
 
 export function createTablePanel(ctx: FloorContext): HTMLElement {
   const id = input({ required: true, placeholder: 'T2', 'data-focus': 'new-table-id' });
-  const name = input({ placeholder: 'Table 2' });
+  const name = input({ placeholder: t('floor.namePlaceholder') });
   const shaker = h(
     'select',
     { class: 'input' },
