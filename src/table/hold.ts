@@ -1,13 +1,14 @@
 /**
  * What keeps a table from starting a round although the procedure would allow
- * it: house options without a recorded authorization (Art. 8), or a hold set
- * between rounds after a severe fairness alert (Art. 1.1). Both refuse the
- * same two acts, covering the dome for a new roll and opening betting, so a
- * round in progress is finished and paid (Art. 4) but no new one starts.
+ * it: house options without a recorded authorization (Art. 8), a supervisor
+ * having closed the table for play (Art. 2), or a hold set between rounds after
+ * a severe fairness alert (Art. 1.1). All refuse the same two acts, covering the
+ * dome for a new roll and opening betting, so a round in progress is finished
+ * and paid (Art. 4) but no new one starts.
  *
- * The hold is part of the state, so `can` sees it and the croupier's console
- * disables its buttons; the service sets and releases it with `holdTable` and
- * `releaseHold`, never mid-command.
+ * The closure and the hold are part of the state, so `can` sees them and the
+ * croupier's console disables its buttons; the service sets and clears them
+ * (`setTableOpen`, `holdTable`, `releaseHold`), never mid-command.
  */
 import { type RejectionCode, REJECTIONS } from './rejections.js';
 import type { Command, RoundState, TableConfig, TableHold } from './types.js';
