@@ -175,14 +175,16 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     await card.waitFor();
     // One node: it runs the table, and says which it is.
     expect(await card.locator('.floor-lease').textContent()).toMatch(/^Run by this node, \S+/);
-    await supervisor.locator(`[data-focus="close:${NEW_TABLE}"]`).click();
-    await card.locator('.tag-warn').getByText(en('floor.closed')).waitFor();
     const croupier = await open('croupier');
     await signIn(croupier, 'croupier', DEMO_PASSWORD);
     // Two tables now: the chooser.
     await croupier.locator(`.table-list a[href="#/croupier/${NEW_TABLE}"]`).click();
     await croupier.locator('.table-bar .phase-pill').waitFor();
-    // Closed for play: the console cannot cover (the step is disabled), and the server refuses (Art. 2).
+    await supervisor.locator(`[data-focus="close:${NEW_TABLE}"]`).click();
+    await card.locator('.tag-warn').getByText(en('floor.closed')).waitFor();
+    // Closed for play, the open console hears of it at once: it says so, cannot cover (the step
+    // is disabled), and the server refuses (Art. 2).
+    await croupier.locator('.notice-closed').waitFor();
     expect(await croupier.locator('.notice-closed').textContent()).toBe(en('err.table_closed'));
     expect(await croupier.locator('button.step-btn[data-focus="step:cover"]').isDisabled()).toBe(
       true,
@@ -200,7 +202,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     expect(refused.body).toMatchObject({ error: { code: 'table_closed', article: '2' } });
     await supervisor.locator(`[data-focus="open:${NEW_TABLE}"]`).click();
     await supervisor.locator(`[data-focus="close:${NEW_TABLE}"]`).waitFor();
-    await croupier.reload();
+    await croupier.locator('.notice-closed').waitFor({ state: 'detached' });
     await step(croupier, 'cover', 'covered');
     await step(croupier, 'fasten-latches', 'latched');
     await step(croupier, 'trigger-shaker', 'shaken');

@@ -133,6 +133,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
     publish: fanOut,
     walletMoved: (playerId) => void sendWallet(options.store, hub, playerId),
+    // Every socket of the table fetches its view again: what the console allows has changed (Art. 2).
+    tableOpened: (tableId, seq, open) =>
+      hub.notifyTable(tableId, { type: 'table-open', tableId, seq, open }),
   });
   await floor.start();
   metrics.watch({

@@ -34,6 +34,8 @@ export interface FloorOptions {
    * sockets wherever they are connected hear of it.
    */
   readonly walletMoved?: (playerId: string) => void;
+  /** A table was opened or closed for play (journaled by any node): called once per entry on every node. */
+  readonly tableOpened?: (tableId: string, seq: number, open: boolean) => void;
   readonly clock?: () => number;
   /** How often the journal is read when no signal came. */
   readonly pollMs?: number;
@@ -43,6 +45,7 @@ export interface FloorOptions {
 
 const ROUND_EVENTS = new Set<string>(EVENT_TYPES);
 const CAGE_MOVES = new Set<string>(['deposit', 'withdrawal']);
+const OPENINGS = new Set<string>(['table-opened', 'table-closed']);
 const JOURNAL_PAGE = 1_000;
 
 export class Floor {
@@ -88,7 +91,7 @@ export class Floor {
     void this.options.store.cluster.notify(tableId).catch(() => undefined);
   }
 
-  /** Called after this node journaled entries of no table (the cage): every node reads them. */
+  /** Called after this node journaled entries that are no round events (the cage, a table opened): every node reads them. */
   journaled(): void {
     this.catchUp();
     void this.options.store.cluster.notify('journal').catch(() => undefined);
@@ -123,6 +126,8 @@ export class Floor {
         this.lastSeq = entry.seq;
         if (entry.tableId === null && CAGE_MOVES.has(entry.type))
           this.options.walletMoved?.((entry.payload as { playerId: string }).playerId);
+        if (entry.tableId !== null && OPENINGS.has(entry.type))
+          this.options.tableOpened?.(entry.tableId, entry.seq, entry.type === 'table-opened');
         if (entry.tableId === null || !ROUND_EVENTS.has(entry.type)) continue;
         const list = byTable.get(entry.tableId) ?? [];
         list.push({ seq: entry.seq, event: entry.payload as RoundEvent });

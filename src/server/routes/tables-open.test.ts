@@ -20,6 +20,18 @@ it('closes a table for play (no round opens, Art. 2), journals who did it, and o
     });
     const supervisor = await as('supervisor');
     const croupier = await as('croupier');
+    await app.fastify.ready();
+    const messages: { type: string; open?: boolean }[] = [];
+    const socket = await app.fastify.injectWS(
+      '/api/v1/tables/T1/ws?feed=summary',
+      { headers: croupier },
+      {
+        onInit: (ws) =>
+          ws.on('message', (data: Buffer) => {
+            messages.push(JSON.parse(data.toString('utf8')) as { type: string });
+          }),
+      },
+    );
     const closed = await app.fastify.inject({
       method: 'POST',
       url: '/api/v1/tables/T1/close',
@@ -58,6 +70,11 @@ it('closes a table for play (no round opens, Art. 2), journals who did it, and o
       payload: { type: 'cover' },
     });
     expect(again.statusCode).toBe(200);
+    // The table's sockets heard of both, to fetch their view again.
+    await expect
+      .poll(() => messages.filter((m) => m.type === 'table-open').map((m) => m.open))
+      .toEqual([false, true]);
+    socket.terminate();
     const journal = await store.readJournal({ fromSeq: 1, limit: 1_000 });
     const staff = journal.filter((e) => e.type === 'table-closed' || e.type === 'table-opened');
     expect(staff.map((e) => [e.type, e.payload])).toEqual([

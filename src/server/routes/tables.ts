@@ -271,6 +271,8 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
       handler: async ({ params, user }) => {
         const outcome = await ctx.service.setOpen(params.tableId, open, user.id);
         if (!outcome.ok) throw fromRejection(outcome.rejection);
+        // Every node reads the entry and tells the table's sockets.
+        ctx.floor.journaled();
         return viewOf(ctx, params.tableId);
       },
     });

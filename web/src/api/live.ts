@@ -23,6 +23,8 @@ export interface LiveHandlers {
   readonly onAlert?: (alert: FairnessAlertMessage) => void;
   /** Staff only: the table was held or released (Art. 1.1). */
   readonly onHold?: (message: TableHoldMessage) => void;
+  /** The table was opened or closed for play (Art. 2): what may be done has changed. */
+  readonly onTableOpen?: (open: boolean) => void;
   /** The player's wallet changed at the cage. */
   readonly onWallet?: (balanceMinor: number) => void;
 }
@@ -123,6 +125,8 @@ export class LiveTable {
       this.handlers.onAlert?.(message);
     } else if (message.type === 'table-hold') {
       this.handlers.onHold?.(message);
+    } else if (message.type === 'table-open') {
+      this.handlers.onTableOpen?.(message.open);
     } else if (message.type === 'wallet') {
       this.handlers.onWallet?.(message.balanceMinor);
     }

@@ -156,6 +156,13 @@ export type ServerMessage =
   | { readonly type: 'ack'; readonly requestId: string }
   | FairnessAlertMessage
   | TableHoldMessage
+  /** Art. 2: a supervisor opened or closed the table for play (to every socket of the table). */
+  | {
+      readonly type: 'table-open';
+      readonly tableId: string;
+      readonly seq: number;
+      readonly open: boolean;
+    }
   /** To a player's sockets when the cage moves money in or out of the wallet. */
   | { readonly type: 'wallet'; readonly balanceMinor: number }
   | { readonly type: 'error'; readonly requestId?: string; readonly error: ApiErrorBody };
