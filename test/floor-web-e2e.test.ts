@@ -290,7 +290,8 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     );
     await supervisor.locator(`#adopt-${NEW_TABLE}`).fill(today);
     await supervisor.locator('[data-focus="propose"]').click();
-    const toast = supervisor.locator('.toast-error').last();
+    // The refusal's own message (an earlier error may still be showing beside it).
+    const toast = supervisor.locator('.toast-error', { hasText: en('err.request_not_timely') });
     await toast.waitFor();
     expect(await toast.locator('.toast-text').textContent()).toBe(en('err.request_not_timely'));
     expect(await toast.locator('.art-badge').textContent()).toBe('Art. 8');
