@@ -549,7 +549,8 @@ withStores('ledger store', (h) => {
       const db = h.freshDb();
       const stores = await Promise.all([h.open({ db }), h.open({ db }), h.open({ db })]);
       const again = await h.open({ db });
-      for (const s of [...stores, again]) expect(await s.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6]);
+      for (const s of [...stores, again])
+        expect(await s.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6]);
       expect(await h.raw(db, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([
         { version: 1 },
         { version: 2 },
