@@ -11,13 +11,15 @@
  *   today refused with its article (in the page's language only, no server
  *   English), the inspector records the DICJ's authorization, a proposal is
  *   withdrawn;
- * - uploads a year of holidays;
+ * - uploads a year of holidays (computed, then official: the warning goes);
+ * - closes and opens a table for play; the croupier console's stakes, payout
+ *   total, void confirmation and player names; the inspector's staff actions;
  * - disables the croupier mid-shift: the console signs out at once and sign-in
  *   is refused; enabled again, a reset password must be changed first;
- * - the floor and the password page in zh-Hant, pt and en at 1440×900 and
+ * - the floor, the croupier console and the password page in zh-Hant, pt and en at 1440×900 and
  *   390×844 (test-output/screenshots/floor-*.png).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -41,6 +43,8 @@ let server: ServeProcess | undefined;
 let browser: Browser | undefined;
 let base = '';
 let oneTime = '';
+/** What the pages answer to a confirmation (disable, close, void): yes unless a test says otherwise. */
+let confirmAnswer = true;
 
 async function open(name: string): Promise<Page> {
   const context = await browser!.newContext({
@@ -54,8 +58,8 @@ async function open(name: string): Promise<Page> {
   page.on('pageerror', (error) => {
     throw new Error(`${name}: ${error.message}`);
   });
-  // Disabling asks for a confirmation: the supervisor confirms.
-  page.on('dialog', (dialog) => void dialog.accept());
+  // Disabling, closing and voiding ask for a confirmation: the answer is confirmAnswer.
+  page.on('dialog', (dialog) => void (confirmAnswer ? dialog.accept() : dialog.dismiss()));
   return page;
 }
 
@@ -72,6 +76,29 @@ async function changePassword(page: Page, current: string, next: string): Promis
   await page.locator('#pass-again').fill(next);
   await page.locator('[data-focus="change-password"]').click();
 }
+
+/** A player's bet straight through the API (the player's page is another suite's). */
+async function bet(player: string, spot: string, stakeMinor: number): Promise<void> {
+  const session = await fetch(`${base}/api/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: player, password: DEMO_PASSWORD }),
+  });
+  const { token } = (await session.json()) as { token: string };
+  const placed = await fetch(`${base}/api/v1/tables/${NEW_TABLE}/bets`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ betId: crypto.randomUUID(), spot, stakeMinor }),
+  });
+  expect(placed.status, `${player} on ${spot}`).toBe(201);
+}
+
+/** Whether two boxes of the page overlap. */
+const overlap = (
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+): boolean =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 async function step(croupier: Page, command: string, phase: string): Promise<void> {
   await croupier.locator(`button.step-btn[data-focus="step:${command}"]`).click();
@@ -139,30 +166,115 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     await supervisor.locator('.floor-card[data-table="T1"]').waitFor();
   });
 
-  it('creates a table and follows a round played on it live', async () => {
+  it('creates a table, closes and opens it, and follows a round played on it live', async () => {
     await supervisor.locator('#new-table-id').fill(NEW_TABLE);
     await supervisor.locator('#new-table-name').fill('Table Nine');
     await supervisor.locator('#new-table-timer').fill('');
     await supervisor.locator('[data-focus="create-table"]').click();
     const card = supervisor.locator(`.floor-card[data-table="${NEW_TABLE}"]`);
     await card.waitFor();
+    // One node: it runs the table, and says which it is.
+    expect(await card.locator('.floor-lease').textContent()).toMatch(/^Run by this node, \S+/);
     const croupier = await open('croupier');
     await signIn(croupier, 'croupier', DEMO_PASSWORD);
     // Two tables now: the chooser.
     await croupier.locator(`.table-list a[href="#/croupier/${NEW_TABLE}"]`).click();
     await croupier.locator('.table-bar .phase-pill').waitFor();
+    await supervisor.locator(`[data-focus="close:${NEW_TABLE}"]`).click();
+    await card.locator('.tag-warn').getByText(en('floor.closed')).waitFor();
+    // Closed for play, the open console hears of it at once: it says so, cannot cover (the step
+    // is disabled), and the server refuses (Art. 2).
+    await croupier.locator('.notice-closed').waitFor();
+    expect(await croupier.locator('.notice-closed').textContent()).toBe(en('err.table_closed'));
+    expect(await croupier.locator('button.step-btn[data-focus="step:cover"]').isDisabled()).toBe(
+      true,
+    );
+    const refused = await croupier.evaluate(async (id) => {
+      const answer = await fetch(`/api/v1/tables/${id}/commands`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        credentials: 'same-origin',
+        body: JSON.stringify({ type: 'cover' }),
+      });
+      return { status: answer.status, body: (await answer.json()) as object };
+    }, NEW_TABLE);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: { code: 'table_closed', article: '2' } });
+    await supervisor.locator(`[data-focus="open:${NEW_TABLE}"]`).click();
+    await supervisor.locator(`[data-focus="close:${NEW_TABLE}"]`).waitFor();
+    await croupier.locator('.notice-closed').waitFor({ state: 'detached' });
     await step(croupier, 'cover', 'covered');
     await step(croupier, 'fasten-latches', 'latched');
     await step(croupier, 'trigger-shaker', 'shaken');
     await step(croupier, 'open-betting', 'betting');
     await card.locator('.phase-pill.phase-betting').waitFor();
+    await bet('player1', 'total:9', 9_050);
+    await bet('player2', 'total:10', 253_000);
+    await bet('player1', 'small', 5_000);
     await step(croupier, 'ring-bell', 'closed');
+
+    // The stakes are amounts (12 px or more) at the spot's foot, never over its number.
+    for (const [spot, text] of [
+      ['total:9', '90.50'],
+      ['total:10', '2,530'],
+    ] as const) {
+      const stake = croupier.locator(`.spot[data-spot="${spot}"] .stake`);
+      await expect.poll(() => stake.textContent()).toBe(text);
+      const size = Number(
+        await stake.evaluate((el) => {
+          // The suite's types have no DOM: the page's getComputedStyle, typed here.
+          const view = globalThis as unknown as {
+            getComputedStyle(e: unknown): { fontSize: string };
+          };
+          return parseFloat(view.getComputedStyle(el).fontSize);
+        }),
+      );
+      expect(size).toBeGreaterThanOrEqual(12);
+      const number = croupier.locator(`.spot[data-spot="${spot}"] .total-num`);
+      expect(overlap((await stake.boundingBox())!, (await number.boundingBox())!), spot).toBe(
+        false,
+      );
+    }
+    expect(await croupier.locator('.felt-caption').textContent()).toBe('Stakes in MOP');
+    expect(await croupier.locator('.event-log').textContent()).toContain('Total 9 MOP 90.50');
+
     await step(croupier, 'lift-dome', 'lifted');
+    // A void roll asks first: declined, nothing happens.
+    confirmAnswer = false;
+    await croupier.locator('[data-focus="void:tilted"]').click();
+    confirmAnswer = true;
+    expect(await croupier.locator('.table-bar .phase-pill.phase-lifted').count()).toBe(1);
     await step(croupier, 'reveal-dice', 'revealed');
+    // Art. 4: what "Pay all" will pay, in the table's currency, before it is pressed.
+    expect(await croupier.locator('.notice-pay .pay-total').textContent()).toMatch(
+      /^To pay: MOP [\d,.]+ · winning bets: \d+$/,
+    );
+    await shoot(croupier, 'floor-02-croupier-revealed-en');
     await step(croupier, 'pay-all', 'paid');
     await card.locator('.phase-pill.phase-paid').waitFor();
     await croupier.context().close();
-  }, 90_000);
+
+    // The supervisor's console names the players who bet, never by id.
+    await supervisor.goto(`${base}/#/croupier/${NEW_TABLE}`);
+    const log = supervisor.locator('.event-log');
+    await expect.poll(() => log.textContent()).toContain('Total 9 MOP 90.50 · Player One');
+    expect(await log.textContent()).not.toMatch(/\(u-/);
+    await supervisor.goto(`${base}/#/floor`);
+    await card.waitFor();
+    // The floor's report for the day: every table, and the floor's totals.
+    const links = supervisor.locator('.floor-reports a');
+    expect(await links.allTextContents()).toEqual(['HTML', 'CSV', 'JSON']);
+    const report = await supervisor.evaluate(
+      async (href) => {
+        const answer = await fetch(href, { credentials: 'same-origin' });
+        return { status: answer.status, text: await answer.text() };
+      },
+      (await links.first().getAttribute('href'))!,
+    );
+    expect(report.status).toBe(200);
+    expect(report.text).toContain('Table Nine (T9)');
+    expect(report.text).toContain('<tfoot><tr><td>The floor</td>');
+  }, 120_000);
 
   it('runs the Art. 8 flow: earliest date, a refusal with its article, authorization, withdrawal', async () => {
     await supervisor.locator('#options-table').selectOption(NEW_TABLE);
@@ -178,7 +290,8 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     );
     await supervisor.locator(`#adopt-${NEW_TABLE}`).fill(today);
     await supervisor.locator('[data-focus="propose"]').click();
-    const toast = supervisor.locator('.toast-error').last();
+    // The refusal's own message (an earlier error may still be showing beside it).
+    const toast = supervisor.locator('.toast-error', { hasText: en('err.request_not_timely') });
     await toast.waitFor();
     expect(await toast.locator('.toast-text').textContent()).toBe(en('err.request_not_timely'));
     expect(await toast.locator('.art-badge').textContent()).toBe('Art. 8');
@@ -204,13 +317,27 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     await supervisor.locator('.proposal-withdrawn').waitFor();
   }, 90_000);
 
-  it('uploads a year of holidays', async () => {
+  it('uploads a year of holidays, and the warning goes once next year is official', async () => {
     await supervisor
       .locator('#holiday-file')
       .setInputFiles(join(ROOT, 'src', 'compliance', 'holidays', '2027.json'));
     await expect
       .poll(() => supervisor.locator('.toast-ok .toast-text').last().textContent())
       .toBe('Year 2027 loaded.');
+    // 2027's bundled list is computed only: the floor says so while next year is 2027.
+    const nextYear = Number(new Date().toISOString().slice(0, 4)) + 1;
+    if (nextYear !== 2027) return;
+    await supervisor.locator('.floor-warning').waitFor();
+    const official = join(mkdtempSync(join(tmpdir(), 'cussec-holidays-')), '2027.json');
+    const list = JSON.parse(
+      readFileSync(join(ROOT, 'src', 'compliance', 'holidays', '2027.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    writeFileSync(
+      official,
+      JSON.stringify({ ...list, official: true, source: 'Boletim Oficial (test copy)' }),
+    );
+    await supervisor.locator('#holiday-file').setInputFiles(official);
+    await supervisor.locator('.floor-warning').waitFor({ state: 'detached' });
   });
 
   it('disables the croupier mid-shift (the console signs out), then a reset forces a change', async () => {
@@ -241,13 +368,49 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     await changePassword(croupier, 'given by the boss 1', 'my own console key');
     await croupier.locator('.table-list a[href="#/croupier/T1"]').waitFor();
     await croupier.context().close();
+
+    // The inspector sees who did it, to whom and when, newest first.
+    const inspector = await open('inspector-staff');
+    await signIn(inspector, 'inspector', DEMO_PASSWORD);
+    await inspector.locator('#tab-staff').click();
+    const rows = inspector.locator('table.staff-actions tbody tr');
+    await rows.first().waitFor();
+    const row = (type: string) => inspector.locator(`table.staff-actions tr[data-type="${type}"]`);
+    expect(await row('user-disabled').first().locator('.staff-by').textContent()).toBe(
+      'Supervisor (supervisor)',
+    );
+    expect(await row('user-disabled').first().textContent()).toContain('(croupier)');
+    expect(await row('password-reset').count()).toBe(1);
+    expect(await row('table-closed').first().textContent()).toContain(NEW_TABLE);
+    expect(await row('table-opened').count()).toBe(1);
+    expect(await row('table-created').first().locator('.staff-by').textContent()).toBe(
+      'Supervisor (supervisor)',
+    );
+    await shoot(inspector, 'floor-05-staff-actions-en');
+    await inspector.context().close();
   }, 90_000);
 
-  it('shows the floor in zh-Hant, pt and en at desktop and phone sizes', async () => {
+  it('shows the floor, the croupier console and the password page in zh-Hant, pt and en', async () => {
+    await supervisor.goto(`${base}/#/floor`);
     for (const lang of ['zh-Hant', 'pt', 'en'] as const) {
       await supervisor.locator(`.lang-btn[lang="${lang}"]`).click();
       await supervisor.locator('.table-name').getByText(DICT['floor.title'][lang]).waitFor();
       await shoot(supervisor, `floor-01-floor-${lang}`);
     }
-  }, 90_000);
+    await supervisor.goto(`${base}/#/croupier/${NEW_TABLE}`);
+    for (const lang of ['zh-Hant', 'pt', 'en'] as const) {
+      await supervisor.locator(`.lang-btn[lang="${lang}"]`).click();
+      await supervisor
+        .locator('.felt-caption')
+        .getByText(DICT['croupier.stakesIn'][lang].replace('{currency}', 'MOP'))
+        .waitFor();
+      await shoot(supervisor, `floor-03-croupier-${lang}`);
+    }
+    await supervisor.goto(`${base}/#/password`);
+    for (const lang of ['zh-Hant', 'pt', 'en'] as const) {
+      await supervisor.locator(`.lang-btn[lang="${lang}"]`).click();
+      await supervisor.getByRole('heading', { name: DICT['password.title'][lang] }).waitFor();
+      await shoot(supervisor, `floor-04-password-${lang}`);
+    }
+  }, 120_000);
 });

@@ -370,6 +370,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in Chromium against cussec serve', 
 
     await step(croupier, 'ring-bell', 'closed');
     await step(croupier, 'lift-dome', 'lifted');
+    // A void roll asks the croupier first (it cannot be taken back): confirmed.
+    croupier.page.once('dialog', (dialog) => void dialog.accept());
     await croupier.page.locator('[data-focus="void:stacked"]').click();
     await croupier.page.locator('.table-bar .phase-pill.phase-voided').waitFor();
     // Art. 3.3, 3.4: the player is told the roll is void and the bet stands.

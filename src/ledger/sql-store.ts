@@ -27,6 +27,7 @@ import {
   type Engine,
   type IndexedJournalQuery,
   indexedTypesSql,
+  STAFF_ACTIONS_SQL,
   PAGE_ROWS_MAX,
   type ReadModel,
   type Store,
@@ -212,6 +213,16 @@ export abstract class SqlStore implements Store {
         WHERE ${table} AND ${indexedTypesSql(query.types)} AND seq > ? AND seq < ?
         ORDER BY seq ${order} LIMIT ?`,
       ...params,
+    );
+    return rows.map(toJournalEntry);
+  }
+
+  async readStaffActions(query: { beforeSeq?: number; limit: number }): Promise<JournalEntry[]> {
+    const rows = await this.all<JournalRow>(
+      `SELECT ${JOURNAL_COLUMNS} FROM journal ${this.sql.dialect.indexedBy('journal_staff_actions')}
+        WHERE ${STAFF_ACTIONS_SQL} AND seq < ? ORDER BY seq DESC LIMIT ?`,
+      query.beforeSeq ?? Number.MAX_SAFE_INTEGER,
+      pageLimit(query.limit, PAGE_ROWS_MAX),
     );
     return rows.map(toJournalEntry);
   }

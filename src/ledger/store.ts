@@ -199,6 +199,26 @@ export const INDEXED_JOURNAL_TYPES = [
 ] as const;
 export type IndexedJournalType = (typeof INDEXED_JOURNAL_TYPES)[number];
 
+/**
+ * Staff actions on accounts and tables, with who did them (migration 8's
+ * partial index): what the inspector's staff view lists, newest first.
+ */
+export const STAFF_ACTION_TYPES = [
+  'user-created',
+  'user-disabled',
+  'user-enabled',
+  'password-reset',
+  'password-changed',
+  'session-revoked',
+  'table-created',
+  'table-settings-changed',
+  'table-opened',
+  'table-closed',
+] as const;
+
+/** The SQL condition of the staff actions' index, word for word (SQLite uses a partial index only then). */
+export const STAFF_ACTIONS_SQL = `type IN (${STAFF_ACTION_TYPES.map((t) => `'${t}'`).join(', ')})`;
+
 export interface IndexedJournalQuery {
   /** null: the floor's entries (no table), such as holiday lists. */
   readonly tableId: string | null;
@@ -285,6 +305,8 @@ export interface Store extends JournalReader {
   journalHead(): Promise<{ readonly lastSeq: number; readonly lastHash: string }>;
   /** Entries of the indexed types (INDEXED_JOURNAL_TYPES), by the index: cost grows with the rows returned. */
   readIndexedJournal(query: IndexedJournalQuery): Promise<JournalEntry[]>;
+  /** Staff actions (STAFF_ACTION_TYPES) before `beforeSeq` (default: all), newest first. */
+  readStaffActions(query: { beforeSeq?: number; limit: number }): Promise<JournalEntry[]>;
   /** A table's `round-settled` entries with fromAtMs <= atMs < untilAtMs, in seq order. */
   readSettlements(query: {
     readonly tableId: string;

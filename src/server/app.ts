@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Store } from '../ledger/index.js';
 import { CommandRouter, type CommandRouterOptions } from '../service/command-router.js';
+import { walletBalanceMinor } from '../service/cage.js';
 import { Floor } from '../service/floor.js';
 import { journalHeadSeq, tableIds } from '../service/reads.js';
 import { type BatchTiming, type PublishedEvent, TableService } from '../service/table-service.js';
@@ -147,6 +148,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
     publish: fanOut,
     ...(router ? { takeLease: (tableId: string) => router.take(tableId) } : {}),
+    walletMoved: (playerId) => void sendWallet(options.store, hub, playerId),
+    // Every socket of the table fetches its view again: what the console allows has changed (Art. 2).
+    tableOpened: (tableId, seq, open) =>
+      hub.notifyTable(tableId, { type: 'table-open', tableId, seq, open }),
   });
   await floor.start();
   metrics.watch({
@@ -170,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     store: options.store,
     service,
     hub,
+    floor,
     metrics,
     clock,
     routes: [],
@@ -321,4 +327,10 @@ async function securityHeaders(fastify: FastifyInstance): Promise<void> {
     if (request.protocol === 'https')
       void reply.header('strict-transport-security', 'max-age=15552000; includeSubDomains');
   });
+}
+
+/** The player's balance now, to their sockets on this node (the floor calls it on every node). */
+async function sendWallet(store: Store, hub: Hub, playerId: string): Promise<void> {
+  const balanceMinor = await walletBalanceMinor(store, playerId).catch(() => undefined);
+  if (balanceMinor !== undefined) hub.sendToUser(playerId, { type: 'wallet', balanceMinor });
 }

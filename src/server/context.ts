@@ -1,5 +1,6 @@
 /** What every route and socket handler shares. */
 import type { Store } from '../ledger/index.js';
+import type { Floor } from '../service/floor.js';
 import type { TableService } from '../service/table-service.js';
 import type { Hub } from './hub.js';
 import type { LoginThrottle } from './login-throttle.js';
@@ -11,6 +12,8 @@ export interface AppContext {
   readonly store: Store;
   readonly service: TableService;
   readonly hub: Hub;
+  /** This node's part of the floor: entries journaled here reach every node's sockets through it. */
+  readonly floor: Floor;
   readonly metrics: Metrics;
   readonly clock: () => number;
   /** Every declared route, for the OpenAPI document. */

@@ -270,6 +270,14 @@ export class Hub {
     return Buffer.from(JSON.stringify({ type: 'stakes', tableId, seq, ...stakes }));
   }
 
+  /** A message for every socket of a table (public news, e.g. the table opened or closed for play). */
+  notifyTable(tableId: string, message: object): void {
+    const table = this.clients.get(tableId);
+    if (table === undefined) return;
+    const data = Buffer.from(JSON.stringify(message));
+    for (const client of table.all) this.send(client, data);
+  }
+
   /**
    * A message for the staff watching a table (croupier, supervisor,
    * inspector), never for players or anonymous watchers: a fairness alert, say.

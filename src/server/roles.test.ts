@@ -109,6 +109,14 @@ const ROWS: Record<string, Row> = {
     url: () => `/api/v1/tables/${IDLE}/limits`,
     body: () => ({ stakeMinorMin: 2_000 }),
   },
+  'POST /api/v1/tables/:tableId/close': {
+    access: ['supervisor'],
+    url: () => `/api/v1/tables/${IDLE}/close`,
+  },
+  'POST /api/v1/tables/:tableId/open': {
+    access: ['supervisor'],
+    url: () => `/api/v1/tables/${IDLE}/open`,
+  },
   'GET /api/v1/players': { access: ['cashier', 'supervisor'], url: () => '/api/v1/players' },
   'POST /api/v1/players/:playerId/deposits': {
     access: ['cashier'],
@@ -122,6 +130,14 @@ const ROWS: Record<string, Row> = {
   },
   'GET /api/v1/users': { access: ['supervisor'], url: () => '/api/v1/users' },
   'GET /api/v1/floor': { access: ['supervisor', 'inspector'], url: () => '/api/v1/floor' },
+  'GET /api/v1/reports/daily': {
+    access: ['inspector', 'supervisor'],
+    url: () => '/api/v1/reports/daily?date=2026-03-06&format=csv',
+  },
+  'GET /api/v1/staff-actions': {
+    access: ['inspector', 'supervisor'],
+    url: () => '/api/v1/staff-actions?limit=10',
+  },
   'POST /api/v1/users': {
     access: ['supervisor'],
     url: () => '/api/v1/users',

@@ -63,6 +63,8 @@ export interface TableView {
     readonly roundNo: number;
     readonly dice: Dice;
     readonly winningSpots: readonly string[];
+    readonly totalReturnedMinor: number;
+    readonly payoutCount: number;
     readonly nonceHex: string | null;
     readonly commitmentHex: string | null;
   } | null;
@@ -72,6 +74,8 @@ export interface TableView {
   readonly optionsAuthorized: boolean;
   /** Art. 1.1: why the table is held between rounds, or null. */
   readonly hold: RoundState['hold'];
+  /** When a supervisor closed the table for play; null while it is open. */
+  readonly closedSinceMs: number | null;
   readonly lastEventSeq: number;
 }
 
@@ -141,6 +145,9 @@ export async function tableView(
           roundNo: state.roundNo,
           dice: state.settlement.dice,
           winningSpots: state.settlement.winningSpots,
+          // Art. 4: what "pay all" pays, shown to the croupier before paying.
+          totalReturnedMinor: state.settlement.totalReturnedMinor,
+          payoutCount: state.settlement.returnsMinor.filter((m) => m > 0).length,
           nonceHex: state.seal?.nonceHex ?? null,
           commitmentHex: state.seal?.commitmentHex ?? null,
         }
@@ -149,6 +156,7 @@ export async function tableView(
     allowed: allowedSteps(config, state, now),
     optionsAuthorized: config.optionsAuthorized,
     hold: state.hold,
+    closedSinceMs: state.closedSinceMs,
     lastEventSeq,
   };
 }

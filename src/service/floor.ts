@@ -32,6 +32,14 @@ export interface FloorOptions {
   readonly service: TableService;
   /** Publishes events to this node's clients; always called in seq order, each entry once. */
   readonly publish: (tableId: string, events: readonly PublishedEvent[]) => void;
+  /**
+   * A player's wallet moved at the cage (a deposit or withdrawal journaled by
+   * any node): called once per entry on every node, so that the player's
+   * sockets wherever they are connected hear of it.
+   */
+  readonly walletMoved?: (playerId: string) => void;
+  /** A table was opened or closed for play (journaled by any node): called once per entry on every node. */
+  readonly tableOpened?: (tableId: string, seq: number, open: boolean) => void;
   readonly clock?: () => number;
   /** How often the journal is read when no signal came. */
   readonly pollMs?: number;
@@ -46,6 +54,8 @@ export interface FloorOptions {
 }
 
 const ROUND_EVENTS = new Set<string>(EVENT_TYPES);
+const CAGE_MOVES = new Set<string>(['deposit', 'withdrawal']);
+const OPENINGS = new Set<string>(['table-opened', 'table-closed']);
 const JOURNAL_PAGE = 1_000;
 
 export class Floor {
@@ -99,6 +109,12 @@ export class Floor {
     void this.options.store.cluster.notify(tableId).catch(() => undefined);
   }
 
+  /** Called after this node journaled entries that are no round events (the cage, a table opened): every node reads them. */
+  journaled(): void {
+    this.catchUp();
+    void this.options.store.cluster.notify('journal').catch(() => undefined);
+  }
+
   /** Reads the journal after the last entry seen; runs one read at a time, and once more if asked meanwhile. */
   catchUp(): void {
     if (this.reading !== undefined) {
@@ -126,6 +142,10 @@ export class Floor {
       for (const entry of page) {
         if (entry.seq <= this.lastSeq) continue;
         this.lastSeq = entry.seq;
+        if (entry.tableId === null && CAGE_MOVES.has(entry.type))
+          this.options.walletMoved?.((entry.payload as { playerId: string }).playerId);
+        if (entry.tableId !== null && OPENINGS.has(entry.type))
+          this.options.tableOpened?.(entry.tableId, entry.seq, entry.type === 'table-opened');
         if (entry.tableId === null || !ROUND_EVENTS.has(entry.type)) continue;
         const list = byTable.get(entry.tableId) ?? [];
         list.push({ seq: entry.seq, event: entry.payload as RoundEvent });

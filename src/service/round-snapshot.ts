@@ -49,10 +49,11 @@ export async function loadRoundState(
   header: RoundHeader,
 ): Promise<RoundState> {
   const { roundJournalSeq, recentRoundSeqs: _recent, ...rest } = header;
-  // Headers saved before tables could be held have no `hold`.
+  // Headers saved before tables could be held (or closed) have no `hold` (`closedSinceMs`).
   const base: RoundState = {
     ...rest,
     hold: rest.hold ?? null,
+    closedSinceMs: rest.closedSinceMs ?? null,
     bets: [],
     withdrawnBetIds: [],
     settlement: null,

@@ -42,6 +42,7 @@ export type {
   HoldRequest,
   HouseOptionsChange,
   LimitsChange,
+  OpenRequest,
   PublishedEvent,
   ReleaseRequest,
   ServiceRejection,
@@ -169,6 +170,11 @@ export class TableService {
     entries: readonly JournalInput[],
   ): Promise<CommandOutcome> {
     return this.execute({ tableId, command: { type: 'hold-table', hold, entries } });
+  }
+
+  /** Opens or closes the table for play (see OpenRequest). */
+  setOpen(tableId: string, open: boolean, supervisorId: string): Promise<CommandOutcome> {
+    return this.execute({ tableId, command: { type: 'set-open', open, supervisorId } });
   }
 
   /** Releases a held table, journaling `entries`; refused with `table_not_held` otherwise. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ELECTRONIC, LEVER, stateIn, T0, tableConfig } from './fixtures.js';
-import { holdTable, releaseHold } from './hold.js';
+import { holdTable, releaseHold, setTableOpen } from './hold.js';
 import { applyAll, can, check } from './machine.js';
 import type { TableHold } from './types.js';
 
@@ -28,6 +28,19 @@ describe('a table held between rounds (Art. 1.1)', () => {
     expect(can(LEVER, betting, { type: 'ring-bell' })).toBe(true);
     const shaken = holdTable(stateIn(ELECTRONIC, 'shaken'), HOLD);
     expect(check(ELECTRONIC, shaken, { type: 'open-betting' })?.code).toBe('table_held');
+  });
+});
+
+describe('a table closed for play (Art. 2)', () => {
+  it('finishes the round in progress, covers no new one until opened, and keeps the first time', () => {
+    const closed = setTableOpen(stateIn(LEVER, 'revealed', [1, 1, 1]), false, T0);
+    const paid = applyAll(LEVER, closed, [{ type: 'pay-all' }], T0 + 1).state;
+    expect(check(LEVER, paid, { type: 'cover' })).toMatchObject({
+      code: 'table_closed',
+      article: '2',
+    });
+    expect(setTableOpen(paid, false, T0 + 5).closedSinceMs).toBe(T0);
+    expect(can(LEVER, setTableOpen(paid, true, T0 + 5), { type: 'cover' })).toBe(true);
   });
 });
 

@@ -12,7 +12,7 @@ export {
   transition,
   type RoundMachine,
 } from './machine.js';
-export { holdTable, releaseHold, tableRefusal } from './hold.js';
+export { holdTable, releaseHold, setTableOpen, tableRefusal } from './hold.js';
 export { PHASE_RULES, phaseRefusal, type PhaseRule } from './phases.js';
 export { isRejectionCode, REJECTION_CODES, REJECTIONS, type RejectionCode } from './rejections.js';
 export { assertAligned, betResults, settlementOf, settleRound, winningSpots } from './result.js';

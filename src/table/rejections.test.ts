@@ -561,6 +561,20 @@ const ROWS: Row[] = [
     state: stateIn(LEVER, 'voided'),
     command: { type: 'record-between-rounds' },
   },
+  {
+    code: 'table_closed',
+    name: 'covering a table closed for play',
+    config: LEVER,
+    state: { ...stateIn(LEVER, 'paid'), closedSinceMs: T0 },
+    command: { type: 'cover' },
+  },
+  {
+    code: 'table_closed',
+    name: 'opening betting at a table closed for play',
+    config: ELECTRONIC,
+    state: { ...stateIn(ELECTRONIC, 'shaken'), closedSinceMs: T0 },
+    command: { type: 'open-betting' },
+  },
 ];
 
 describe('the liability cap comes after the round’s own refusals', () => {

@@ -119,6 +119,11 @@ export const REJECTIONS = {
     summary:
       'house options (Art. 8), limits and records of new dice change between rounds only: finish the round first',
   },
+  table_closed: {
+    article: '2',
+    summary:
+      'the table is closed for play: no round is covered and betting does not open until a supervisor opens it',
+  },
 } as const satisfies Record<string, { article: string; summary: string }>;
 
 export type RejectionCode = keyof typeof REJECTIONS;

@@ -21,6 +21,7 @@ export function initialState(lastRoundNo = 0): RoundState {
     settlement: null,
     lastAtMs: null,
     hold: null,
+    closedSinceMs: null,
   };
 }
 

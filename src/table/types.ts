@@ -157,6 +157,8 @@ export interface RoundState {
   readonly lastAtMs: number | null;
   /** Set between rounds by the service (see hold.ts); null when the table may play. */
   readonly hold: TableHold | null;
+  /** When a supervisor closed the table for play (see hold.ts); null while it is open. */
+  readonly closedSinceMs: number | null;
 }
 
 interface CroupierAct {

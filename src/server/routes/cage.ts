@@ -38,7 +38,8 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
         });
         if (!outcome.ok) throw fromRejection(outcome.rejection);
         ctx.metrics.count('cussec_cage_movements_total', { kind: path });
-        ctx.hub.sendToUser(params.playerId, { type: 'wallet', balanceMinor: outcome.balanceMinor });
+        // Every node reads the entry from the journal and tells the player's sockets there.
+        ctx.floor.journaled();
         return { balanceMinor: outcome.balanceMinor, transferId: outcome.transferId };
       },
     });

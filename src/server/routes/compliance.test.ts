@@ -510,6 +510,31 @@ withStores('compliance routes', (h) => {
       expect((await w.call('inspector', 'GET', badDate)).status).toBe(400);
       const noTable = '/api/v1/tables/T9/reports/daily?date=2026-03-06';
       expect((await w.call('inspector', 'GET', noTable)).status).toBe(404);
+
+      // The floor's day: every table of the floor with the floor's totals, in the three formats.
+      const floorUrl = '/api/v1/reports/daily?date=2026-03-06';
+      const floor = await w.call('supervisor', 'GET', floorUrl);
+      expect(floor.status).toBe(200);
+      const floorJson = floor.json<{
+        tables: { tableId: string; report: DailyReport }[];
+        totals: { rounds: number; handleMinor: number; holdMinor: number };
+      }>();
+      const days = floorJson.tables.map((x) => x.report);
+      expect(floorJson.tables.find((x) => x.tableId === T)?.report).toMatchObject({ rounds: 2 });
+      expect(floorJson.totals).toMatchObject({
+        rounds: days.reduce((n, r) => n + r.rounds, 0),
+        handleMinor: days.reduce((n, r) => n + r.handleMinor, 0),
+        holdMinor: days.reduce((n, r) => n + r.holdMinor, 0),
+      });
+      const floorCsv = await w.call('inspector', 'GET', `${floorUrl}&format=csv`);
+      expect(
+        floorCsv.body.split('\r\n').filter((l) => l.startsWith('T1,2026-03-06,')),
+      ).toHaveLength(1);
+      const floorHtml = await w.call('inspector', 'GET', `${floorUrl}&format=html`);
+      expect(floorHtml.type).toBe('text/html; charset=utf-8');
+      expect(floorHtml.body).toContain('Salon &lt;Privé&gt; &amp; &quot;VIP&quot;');
+      expect(floorHtml.body).toContain('<tfoot><tr><td>The floor</td>');
+      expect((await w.call('croupier', 'GET', floorUrl)).status).toBe(403);
     } finally {
       await w.app.shutdown();
     }

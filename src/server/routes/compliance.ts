@@ -19,6 +19,7 @@ import { FairnessService, TABLE_HELD, TABLE_HOLD_RELEASED } from '../../service/
 import { HolidayCalendarService } from '../../service/holidays.js';
 import { HouseOptionsService, type ServiceResult } from '../../service/house-options.js';
 import type { ServiceRejection } from '../../service/table-service.js';
+import { readFloorDay, renderFloorDay } from '../../service/floor-report.js';
 import type { AppContext } from '../context.js';
 import { HttpError, statusOf } from '../http-error.js';
 import { registerRoute } from '../route.js';
@@ -352,6 +353,24 @@ function diceChangedRoute(app: FastifyInstance, ctx: AppContext, s: Services): v
 }
 
 function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerRoute(app, ctx, {
+    method: 'GET',
+    url: '/api/v1/reports/daily',
+    summary:
+      "The floor's day: every table's figures and the floor's totals (json, csv or a printable html page)",
+    tag: 'inspector',
+    roles: ['inspector', 'supervisor'],
+    query: reportQuery,
+    handler: async ({ query, reply }) => {
+      const rendered = renderFloorDay(await readFloorDay(ctx.store, query.date), query.format);
+      const disposition = query.format === 'csv' ? 'attachment' : 'inline';
+      void reply
+        .header('content-type', rendered.contentType)
+        .header('content-disposition', `${disposition}; filename="${rendered.fileName}"`);
+      return query.format === 'json' ? (JSON.parse(rendered.body) as unknown) : rendered.body;
+    },
+  });
+
   registerRoute(app, ctx, {
     method: 'GET',
     url: '/api/v1/tables/:tableId/reports/daily',

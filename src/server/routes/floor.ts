@@ -32,7 +32,12 @@ export function floorRoutes(app: FastifyInstance, ctx: AppContext, s: FloorServi
       const ids = await tableIds(ctx.store);
       const tables = [];
       for (const tableId of ids) tables.push(await tableLine(ctx, s, tableId, today));
-      return { today, calendar: await calendarState(s, today), tables };
+      return {
+        today,
+        node: ctx.store.cluster.nodeId,
+        calendar: await calendarState(s, today),
+        tables,
+      };
     },
   });
 }
@@ -61,6 +66,8 @@ async function tableLine(ctx: AppContext, s: FloorServices, tableId: string, tod
     stakedMinor: exposure?.stakedMinor ?? 0,
     worstCaseHouseLossMinor: exposure?.worst.houseLossMinor ?? 0,
     leaseHeldHere: ctx.store.cluster.holds(`table:${tableId}`),
+    leaseHolder: await ctx.store.cluster.leaseHolder(`table:${tableId}`),
+    closedSinceMs: state?.closedSinceMs ?? null,
     day:
       day === undefined
         ? null

@@ -8,9 +8,18 @@ import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
 import { pageQuery } from '../schemas.js';
+import { staffActions } from '../staff-actions.js';
 import { visibleEntries } from '../visibility.js';
 
 /** `from`: SEQ:HASH of a verified checkpoint, latest, or genesis (the default: everything). */
+/** Newest first: `before` a seq (default: the newest). */
+const staffQuery = z
+  .object({
+    before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+  })
+  .strict();
+
 const verifyQuery = z
   .object({
     from: z
@@ -37,6 +46,20 @@ export function journalRoutes(app: FastifyInstance, ctx: AppContext): void {
         await journalPage(ctx.store, { afterSeq: query.after, limit: query.limit }),
         user,
       ),
+  });
+
+  registerRoute(app, ctx, {
+    method: 'GET',
+    url: '/api/v1/staff-actions',
+    summary: 'What the staff did to accounts and tables (who, to whom, when), newest first',
+    tag: 'inspector',
+    roles: ['inspector', 'supervisor'],
+    query: staffQuery,
+    handler: ({ query }) =>
+      staffActions(ctx.store, {
+        limit: query.limit,
+        ...(query.before === undefined ? {} : { beforeSeq: query.before }),
+      }),
   });
 
   registerRoute(app, ctx, {

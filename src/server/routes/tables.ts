@@ -254,6 +254,30 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
       return viewOf(ctx, params.tableId);
     },
   });
+
+  // Art. 2: a round opens only at a table opened for play; closing lets the round in progress finish.
+  for (const [verb, open] of [
+    ['open', true],
+    ['close', false],
+  ] as const) {
+    registerRoute(app, ctx, {
+      method: 'POST',
+      url: `/api/v1/tables/:tableId/${verb}`,
+      summary: open
+        ? 'Open a closed table for play'
+        : 'Close a table for play (the round in progress is finished)',
+      tag: 'supervisor',
+      roles: ['supervisor'],
+      params: tableParams,
+      handler: async ({ params, user }) => {
+        const outcome = await ctx.service.setOpen(params.tableId, open, user.id);
+        if (!outcome.ok) throw fromRejection(outcome.rejection);
+        // Every node reads the entry and tells the table's sockets.
+        ctx.floor.journaled();
+        return viewOf(ctx, params.tableId);
+      },
+    });
+  }
 }
 
 async function run(

@@ -21,7 +21,7 @@ import { RECENT_ROUNDS_MAX, type RoundHeader, toHeader } from '../round-snapshot
 import { storedHeader } from '../stored-header.js';
 import { tableSnapshot } from './cache.js';
 import { BatchKeys } from './idempotency.js';
-import { applyHold, applySettingsChange, type TableDraft } from './settings-changes.js';
+import { applyHold, applyOpen, applySettingsChange, type TableDraft } from './settings-changes.js';
 import {
   type CommandOutcome,
   type CommandRequest,
@@ -112,6 +112,7 @@ export class BatchRun {
     const { command } = request;
     if (command.type === 'hold-table' || command.type === 'release-hold')
       return applyHold(this.draft, command);
+    if (command.type === 'set-open') return applyOpen(this.draft, command, this.now);
     if (isSettingsRequest(command)) {
       // The machine says whether the table may change now: between rounds only (Art. 8).
       const when = this.transition({ type: command.type });

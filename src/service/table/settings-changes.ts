@@ -6,7 +6,13 @@
  * change's content: it parses the new settings and queues the journal entries.
  */
 import type { JournalInput } from '../../journal/index.js';
-import { holdTable, releaseHold, type RoundState, type TableConfig } from '../../table/index.js';
+import {
+  holdTable,
+  releaseHold,
+  type RoundState,
+  setTableOpen,
+  type TableConfig,
+} from '../../table/index.js';
 import {
   parseTableSettings,
   settingsDocument,
@@ -16,6 +22,7 @@ import {
 import {
   type CommandOutcome,
   type HoldRequest,
+  type OpenRequest,
   refused,
   type ReleaseRequest,
   type SettingsRequest,
@@ -85,6 +92,20 @@ export function applyHold(draft: TableDraft, change: HoldRequest | ReleaseReques
   }
   draft.stateChanged = true;
   draft.entries.push(...change.entries);
+  return accepted;
+}
+
+/** Opens or closes the table for play (Art. 2: no round starts on a closed table). */
+export function applyOpen(draft: TableDraft, change: OpenRequest, nowMs: number): CommandOutcome {
+  const next = setTableOpen(draft.state, change.open, nowMs);
+  if (next === draft.state) return accepted;
+  draft.state = next;
+  draft.stateChanged = true;
+  draft.entries.push({
+    tableId: draft.config.tableId,
+    type: change.open ? 'table-opened' : 'table-closed',
+    payload: { by: change.supervisorId },
+  });
   return accepted;
 }
 

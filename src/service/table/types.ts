@@ -85,6 +85,18 @@ export interface ReleaseRequest {
   readonly entries: readonly JournalInput[];
 }
 
+/**
+ * A supervisor opens or closes the table for play, in any phase: a round in
+ * progress is finished and paid, no new one starts while it is closed
+ * (src/table/hold.ts). Journaled as table-opened or table-closed with who did
+ * it; a table already so journals nothing.
+ */
+export interface OpenRequest {
+  readonly type: 'set-open';
+  readonly open: boolean;
+  readonly supervisorId: string;
+}
+
 /** The table's own changes, with their content; the round machine judges when they may happen. */
 export type SettingsRequest = LimitsChange | HouseOptionsChange | BetweenRoundsRecord;
 
@@ -97,7 +109,7 @@ export type CommitListener = (tableId: string, entries: readonly JournalEntry[])
 
 export interface CommandRequest {
   readonly tableId: string;
-  readonly command: RoundRequest | SettingsRequest | HoldRequest | ReleaseRequest;
+  readonly command: RoundRequest | SettingsRequest | HoldRequest | ReleaseRequest | OpenRequest;
   /** A client's key for retries: the same key returns the first outcome. */
   readonly idempotencyKey?: string;
 }

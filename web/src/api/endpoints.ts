@@ -2,16 +2,17 @@
 import { api, get } from './http.js';
 import type {
   BetAnswer,
+  Exposure,
   Floor,
   HouseOptionsState,
-  SessionInfo,
-  Exposure,
   JournalEntry,
   JournalVerify,
   Me,
   MyBets,
   PlayerRow,
   RoundEvent,
+  SessionInfo,
+  StaffAction,
   TableSummary,
   TableView,
   Triple,
@@ -70,6 +71,8 @@ export const withdraw = (playerId: string, amountMinor: number) =>
     idempotent: true,
   });
 
+export const staffActions = (limit: number): Promise<StaffAction[]> =>
+  get(`/staff-actions?limit=${limit}`);
 export const journal = (after: number, limit: number): Promise<JournalEntry[]> =>
   get(`/journal?after=${after}&limit=${limit}`);
 export const verifyJournal = (): Promise<JournalVerify> => get('/journal/verify');
@@ -82,6 +85,8 @@ export const createTable = (settings: Record<string, unknown>) =>
   api<TableView>('POST', '/tables', { body: settings, idempotent: true });
 export const changeLimits = (id: string, limits: Record<string, number | null>) =>
   api<TableView>('PATCH', `${table(id)}/limits`, { body: limits, idempotent: true });
+export const setTableOpen = (id: string, open: boolean) =>
+  api<TableView>('POST', `${table(id)}/${open ? 'open' : 'close'}`, { idempotent: true });
 
 export const users = (): Promise<User[]> => get('/users');
 const user = (id: string): string => `/users/${encodeURIComponent(id)}`;

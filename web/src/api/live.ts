@@ -25,6 +25,8 @@ export interface LiveHandlers {
   readonly onAlert?: (alert: FairnessAlertMessage) => void;
   /** Staff only: the table was held or released (Art. 1.1). */
   readonly onHold?: (message: TableHoldMessage) => void;
+  /** The table was opened or closed for play (Art. 2): what may be done has changed. */
+  readonly onTableOpen?: (open: boolean) => void;
   /** The player's wallet changed at the cage. */
   readonly onWallet?: (balanceMinor: number) => void;
   /** The summary feed's stakes by spot (instead of everyone's bets). */
@@ -185,6 +187,8 @@ export class LiveTable {
       this.handlers.onAlert?.(message);
     } else if (message.type === 'table-hold') {
       this.handlers.onHold?.(message);
+    } else if (message.type === 'table-open') {
+      this.handlers.onTableOpen?.(message.open);
     } else if (message.type === 'wallet') {
       this.handlers.onWallet?.(message.balanceMinor);
     } else if (message.type === 'stakes') {

@@ -41,6 +41,9 @@ export interface LastRound {
   readonly rollNo?: number;
   readonly dice: Triple;
   readonly winningSpots: readonly string[];
+  /** What the round's prizes return in all (stakes included), and to how many bets (Art. 4). */
+  readonly totalReturnedMinor?: number;
+  readonly payoutCount?: number;
   readonly nonceHex?: string | null;
   readonly commitmentHex?: string | null;
 }
@@ -78,6 +81,8 @@ export interface TableView {
   readonly lastRound: LastRound | null;
   readonly history: readonly HistoryEntry[];
   readonly allowed: Readonly<Record<string, boolean>>;
+  /** When a supervisor closed the table for play; null while it is open. */
+  readonly closedSinceMs?: number | null;
   readonly lastEventSeq: number;
 }
 
@@ -158,6 +163,13 @@ export type ServerMessage =
   | StakesMessage
   | FairnessAlertMessage
   | TableHoldMessage
+  /** Art. 2: a supervisor opened or closed the table for play (to every socket of the table). */
+  | {
+      readonly type: 'table-open';
+      readonly tableId: string;
+      readonly seq: number;
+      readonly open: boolean;
+    }
   /** To a player's sockets when the cage moves money in or out of the wallet. */
   | { readonly type: 'wallet'; readonly balanceMinor: number }
   | { readonly type: 'error'; readonly requestId?: string | null; readonly error: ApiErrorBody };
@@ -206,6 +218,24 @@ export interface ApiErrorBody {
   readonly article?: string;
 }
 
+/** A person named in a staff action (`GET /staff-actions`); username null for an unknown id. */
+export interface StaffPerson {
+  readonly id: string;
+  readonly username: string | null;
+  readonly displayName: string | null;
+}
+
+/** One staff action: who did what to which account or table, when. */
+export interface StaffAction {
+  readonly seq: number;
+  readonly atMs: number;
+  readonly type: string;
+  readonly tableId: string | null;
+  readonly by: StaffPerson | null;
+  readonly user: StaffPerson | null;
+  readonly settings: Record<string, unknown> | null;
+}
+
 /** One table on `GET /floor` (docs/api.md). */
 export interface FloorTable {
   readonly id: string;
@@ -224,6 +254,10 @@ export interface FloorTable {
   readonly stakedMinor: number;
   readonly worstCaseHouseLossMinor: number;
   readonly leaseHeldHere: boolean;
+  /** The node id of the node that runs the table's timers (null: none holds it now). */
+  readonly leaseHolder: string | null;
+  /** When a supervisor closed the table for play; null while it is open. */
+  readonly closedSinceMs: number | null;
   readonly day: {
     readonly rounds: number;
     readonly handleMinor: number;
@@ -237,6 +271,8 @@ export interface FloorTable {
 
 export interface Floor {
   readonly today: string;
+  /** The node that answered. */
+  readonly node: string;
   readonly calendar: {
     readonly years: readonly { year: number; official: boolean; origin: string }[];
     readonly nextYear: {

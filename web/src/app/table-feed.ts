@@ -49,6 +49,8 @@ export class TableFeed {
         ...(handlers.onAlert ? { onAlert: handlers.onAlert } : {}),
         // A hold changes which steps the machine allows: fetch the view again.
         onHold: () => this.refreshSoon(),
+        // So does opening or closing the table for play (Art. 2).
+        onTableOpen: () => this.refreshSoon(),
         ...(handlers.onWallet ? { onWallet: handlers.onWallet } : {}),
         onStakes: (stakes) => {
           if (this.view !== null) this.show(applyStakes(this.view, stakes));

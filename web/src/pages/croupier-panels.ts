@@ -7,7 +7,7 @@ import { formatMoney } from '../logic/money.js';
 import { procedure, stepState, VOID_STEP, type Step } from '../logic/procedure.js';
 import { die, diceRow } from '../ui/dice.js';
 import { h } from '../ui/dom.js';
-import { eventDetail, eventTitle } from '../ui/event-text.js';
+import { type DetailOptions, eventDetail, eventTitle } from '../ui/event-text.js';
 import { panel } from '../ui/widgets.js';
 
 type Run = (cmd: CroupierCommand, label: string) => void;
@@ -73,7 +73,11 @@ export function procedurePanel(
         class: 'btn btn-red',
         disabled: !voidAllowed,
         'data-focus': `void:${reason}`,
-        onclick: () => run({ type: 'void-roll', reason }, t(`croupier.void.${reason}`)),
+        // Art. 3.3: a void roll cannot be taken back; the croupier confirms it first.
+        onclick: () => {
+          if (window.confirm(t('croupier.confirmVoid', { reason: t(`croupier.void.${reason}`) })))
+            run({ type: 'void-roll', reason }, t(`croupier.void.${reason}`));
+        },
       },
       t(`croupier.void.${reason}`),
     );
@@ -90,7 +94,31 @@ export function procedurePanel(
       h('span', { class: 'void-title' }, t('croupier.cmd.void-roll'), ' ', articles(VOID_STEP)),
       h('span', { class: 'void-btns' }, voidButton('stacked'), voidButton('tilted')),
     ),
-    v.phase === 'revealed' ? h('p', { class: 'notice notice-pay' }, t('croupier.payFirst')) : null,
+    v.phase === 'revealed' ? payNotice(v) : null,
+    // Art. 2: closed by the supervisor, the table finishes its round and starts no other.
+    v.closedSinceMs === null || v.closedSinceMs === undefined
+      ? null
+      : h('p', { class: 'notice notice-closed', role: 'status' }, t('err.table_closed')),
+  );
+}
+
+/** Art. 4: before "Pay all", what it will pay, in the table's currency, and to how many bets. */
+function payNotice(v: TableView): HTMLElement {
+  const total = v.lastRound?.totalReturnedMinor;
+  return h(
+    'div',
+    { class: 'notice notice-pay' },
+    total === undefined
+      ? null
+      : h(
+          'p',
+          { class: 'pay-total' },
+          t('croupier.payTotal', {
+            amount: formatMoney(total, v.currency),
+            n: v.lastRound?.payoutCount ?? 0,
+          }),
+        ),
+    h('p', {}, t('croupier.payFirst')),
   );
 }
 
@@ -256,7 +284,7 @@ export interface LogLine {
 const clock = (ms: number): string =>
   new Date(ms).toLocaleTimeString(lang() === 'zh-Hant' ? 'zh-Hant' : lang(), { hour12: false });
 
-export function eventLog(lines: readonly LogLine[]): HTMLElement {
+export function eventLog(lines: readonly LogLine[], options: DetailOptions): HTMLElement {
   if (lines.length === 0)
     return panel(t('croupier.events'), h('p', { class: 'muted' }, t('inspector.noData')));
   return panel(
@@ -270,7 +298,7 @@ export function eventLog(lines: readonly LogLine[]): HTMLElement {
           {},
           h('time', {}, clock(atMs)),
           h('span', { class: 'ev-type' }, eventTitle(event.type)),
-          h('span', { class: 'ev-detail' }, eventDetail(event)),
+          h('span', { class: 'ev-detail' }, eventDetail(event, options)),
         ),
       ),
     ),

@@ -7,6 +7,7 @@
 import {
   command as sendCommand,
   exposure as fetchExposure,
+  players as fetchPlayers,
   tableEvents,
   type CroupierCommand,
 } from '../api/endpoints.js';
@@ -58,6 +59,8 @@ class CroupierPage implements Page {
   private leverPulls = 0;
   private dice: (number | null)[] = [null, null, null];
   private log: LogLine[] = [];
+  /** Players' display names by id: a supervisor's log names who bet (a croupier's has no ids). */
+  private readonly names = new Map<string, string>();
   private live: LiveStatus = 'connecting';
   private busy = false;
   private readonly countdown = new Countdown();
@@ -91,6 +94,7 @@ class CroupierPage implements Page {
       onAlert: announceFairnessAlert,
     });
     void this.feed.start();
+    if (me.user.role === 'supervisor') void this.loadNames();
     const tick = window.setInterval(() => this.tick(), 250);
     this.cleanup.push(
       () => window.clearInterval(tick),
@@ -151,6 +155,15 @@ class CroupierPage implements Page {
     }
   }
 
+  private async loadNames(): Promise<void> {
+    try {
+      for (const p of await fetchPlayers()) this.names.set(p.id, p.displayName || p.username);
+      this.renderRight();
+    } catch (error) {
+      toastError(error);
+    }
+  }
+
   private async loadExposure(): Promise<void> {
     try {
       this.exposure = await fetchExposure(this.tableId);
@@ -195,7 +208,14 @@ class CroupierPage implements Page {
   private rebuild(): void {
     if (this.odds === null) return;
     this.board = new LayoutBoard({ odds: this.odds, mode: 'croupier' });
-    this.parts.felt.replaceChildren(this.board.el);
+    this.parts.felt.replaceChildren(
+      h(
+        'p',
+        { class: 'felt-caption' },
+        t('croupier.stakesIn', { currency: this.view?.currency ?? '' }),
+      ),
+      this.board.el,
+    );
     this.render();
   }
 
@@ -254,7 +274,7 @@ class CroupierPage implements Page {
       this.parts.right,
       exposurePanel(v, this.exposure),
       stakesPanel(v),
-      eventLog(this.log),
+      eventLog(this.log, { currency: v.currency, nameOf: (id) => this.names.get(id) }),
     );
   }
 

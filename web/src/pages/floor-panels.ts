@@ -13,6 +13,7 @@ import {
   users,
   userSessions,
   withdrawProposal,
+  setTableOpen,
 } from '../api/endpoints.js';
 import { newKey } from '../api/http.js';
 import type { Floor, FloorTable, HouseOptionsState, SessionInfo, User } from '../api/types.js';
@@ -128,13 +129,17 @@ function limitsForm(ctx: FloorContext, table: FloorTable): HTMLElement {
   );
 }
 
-function reportLinks(ctx: FloorContext, table: FloorTable): HTMLElement {
+/** Today's report of one table, or of the floor (every table and the totals), in each format. */
+function reportLinks(ctx: FloorContext, table: FloorTable | null): HTMLElement {
   const date = ctx.floor()?.today ?? '';
-  const base = `/api/v1/tables/${encodeURIComponent(table.id)}/reports/daily?date=${date}`;
+  const base =
+    table === null
+      ? `/api/v1/reports/daily?date=${date}`
+      : `/api/v1/tables/${encodeURIComponent(table.id)}/reports/daily?date=${date}`;
   return h(
     'span',
     { class: 'floor-report' },
-    `${t('floor.report')}: `,
+    `${t(table === null ? 'floor.floorReport' : 'floor.report')}: `,
     ['html', 'csv', 'json'].map((format) =>
       h(
         'a',
@@ -150,18 +155,51 @@ function reportLinks(ctx: FloorContext, table: FloorTable): HTMLElement {
   );
 }
 
+/** Art. 2: a closed table finishes its round and starts no other until opened again. */
+function openButton(ctx: FloorContext, table: FloorTable): HTMLElement {
+  const closed = table.closedSinceMs !== null;
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: closed ? 'btn btn-gold' : 'btn btn-red',
+      'data-focus': `${closed ? 'open' : 'close'}:${table.id}`,
+      onclick: () =>
+        void act(async () => {
+          if (!closed && !window.confirm(t('floor.confirmClose', { name: table.name }))) return;
+          await setTableOpen(table.id, closed);
+          toast(t(closed ? 'floor.openedTable' : 'floor.closedTable', { id: table.id }), 'ok');
+          await ctx.reload();
+        }),
+    },
+    t(closed ? 'floor.openTable' : 'floor.closeTable'),
+  );
+}
+
+/** Which node runs the table's timers: this one, another (named), or none at the moment. */
+function leaseText(table: FloorTable): string {
+  if (table.leaseHeldHere) return t('floor.lease', { node: table.leaseHolder ?? '' });
+  if (table.leaseHolder === null) return t('floor.leaseNone');
+  return t('floor.leaseElsewhere', { node: table.leaseHolder });
+}
+
 function tableCard(ctx: FloorContext, table: FloorTable): HTMLElement {
   const id = encodeURIComponent(table.id);
   const day = table.day;
   const left = countdown(ctx, table);
   return h(
     'article',
-    { class: 'floor-card', 'data-table': table.id, 'aria-label': table.name },
+    {
+      class: `floor-card${table.closedSinceMs === null ? '' : ' floor-card-closed'}`,
+      'data-table': table.id,
+      'aria-label': table.name,
+    },
     h(
       'header',
       { class: 'floor-card-head' },
       h('h3', {}, table.name, h('small', { class: 'muted' }, ` ${table.id}`)),
       table.phase === null ? null : phasePill(table.phase),
+      table.closedSinceMs === null ? null : h('span', { class: 'tag-warn' }, t('floor.closed')),
       left === null ? null : h('span', { class: 'floor-countdown', role: 'timer' }, left),
     ),
     h(
@@ -186,19 +224,21 @@ function tableCard(ctx: FloorContext, table: FloorTable): HTMLElement {
     h(
       'p',
       { class: 'floor-card-foot small' },
-      h(
-        'span',
-        { class: 'muted' },
-        t(table.leaseHeldHere ? 'floor.lease' : 'floor.leaseElsewhere'),
-      ),
+      h('span', { class: 'muted floor-lease' }, leaseText(table)),
       ' · ',
       reportLinks(ctx, table),
       ' · ',
       h('a', { href: `#/croupier/${id}`, class: 'floor-link' }, t('nav.croupier')),
       h('a', { href: `#/board/${id}`, class: 'floor-link' }, t('nav.board')),
     ),
+    ctx.supervisor ? h('div', { class: 'floor-card-actions' }, openButton(ctx, table)) : null,
     ctx.supervisor ? limitsForm(ctx, table) : null,
   );
+}
+
+/** The floor's own report, beside the page title. */
+export function floorReportLinks(ctx: FloorContext): HTMLElement {
+  return h('p', { class: 'floor-card-foot small floor-reports' }, reportLinks(ctx, null));
 }
 
 export function tableCards(ctx: FloorContext): HTMLElement {
@@ -214,7 +254,7 @@ export function tableCards(ctx: FloorContext): HTMLElement {
 
 export function createTablePanel(ctx: FloorContext): HTMLElement {
   const id = input({ required: true, placeholder: 'T2', 'data-focus': 'new-table-id' });
-  const name = input({ placeholder: 'Table 2' });
+  const name = input({ placeholder: t('floor.namePlaceholder') });
   const shaker = h(
     'select',
     { class: 'input' },

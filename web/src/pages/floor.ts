@@ -16,6 +16,7 @@ import {
   accountsPanel,
   calendarWarning,
   createTablePanel,
+  floorReportLinks,
   holidaysPanel,
   houseOptionsPanel,
   tableCards,
@@ -86,7 +87,7 @@ export function floorPage(me: Me): Page {
   }
 
   function drawLive(): void {
-    replaceChildren(banner, calendarWarning(state));
+    replaceChildren(banner, calendarWarning(state), state === null ? null : floorReportLinks(ctx));
     replaceChildren(cards, tableCards(ctx));
   }
 

@@ -1,12 +1,19 @@
 /** The inspector's views: journal rows, recall, paytable and odds, fairness. */
 import { spotOdds } from '../../../src/math/odds.js';
 import { isRecord, spotById } from '../../../src/rules/index.js';
-import type { JournalEntry, JournalVerify, RoundEvent, TableView } from '../api/types.js';
+import type {
+  JournalEntry,
+  JournalVerify,
+  RoundEvent,
+  StaffAction,
+  StaffPerson,
+  TableView,
+} from '../api/types.js';
 import { DICT, type Key } from '../i18n/dict.js';
 import { art, lang, t } from '../i18n/i18n.js';
 import { spotName } from '../i18n/spot-names.js';
 import { faceCounts } from '../logic/hot-cold.js';
-import { formatMoney } from '../logic/money.js';
+import { formatAmount, formatMoney } from '../logic/money.js';
 import { layoutOdds, payLabel } from '../logic/paytable.js';
 import { diceRow } from '../ui/dice.js';
 import { h } from '../ui/dom.js';
@@ -40,6 +47,63 @@ export function verifyLine(v: JournalVerify): HTMLElement {
         '✖ ',
         t('inspector.verifyFail', { seq: v.failure?.seq ?? '?', reason: v.failure?.reason ?? '' }),
       );
+}
+
+const person = (p: StaffPerson | null): string =>
+  p === null ? '—' : p.displayName === null ? p.id : `${p.displayName} (${p.username})`;
+
+/** The settings a table change left, in the table's words (limits in the currency's units). */
+function settingsText(s: Record<string, unknown> | null): string {
+  if (s === null) return '';
+  const money = (k: string): string | null =>
+    typeof s[k] === 'number' ? formatAmount(s[k]) : null;
+  const parts = [
+    money('stakeMinorMin') === null ? null : `${t('floor.stakeMin')} ${money('stakeMinorMin')}`,
+    money('stakeMinorMax') === null ? null : `${t('floor.stakeMax')} ${money('stakeMinorMax')}`,
+    money('liabilityMinorMax') === null
+      ? null
+      : `${t('floor.liabilityMax')} ${money('liabilityMinorMax')}`,
+    typeof s['bettingTimerMs'] === 'number'
+      ? `${t('floor.timer')} ${s['bettingTimerMs'] / 1000}`
+      : null,
+  ];
+  return parts.filter((p) => p !== null).join(' · ');
+}
+
+/** Who did what to which account or table, and when (newest first). */
+export function staffTable(actions: readonly StaffAction[]): HTMLElement {
+  if (actions.length === 0) return h('p', { class: 'muted' }, t('inspector.noData'));
+  const heads = ['inspector.time', 'inspector.type', 'inspector.by', 'inspector.whom'] as const;
+  return h(
+    'div',
+    { class: 'table-scroll' },
+    h(
+      'table',
+      { class: 'data staff-actions' },
+      h('thead', {}, h('tr', {}, ...heads.map((k) => h('th', { scope: 'col' }, t(k))))),
+      h(
+        'tbody',
+        {},
+        actions.map((a) =>
+          h(
+            'tr',
+            { 'data-type': a.type },
+            h('td', {}, time(a.atMs)),
+            h('td', {}, eventTitle(a.type)),
+            h('td', { class: 'staff-by' }, person(a.by)),
+            h(
+              'td',
+              {},
+              a.user !== null ? person(a.user) : `${t('app.table')} ${a.tableId ?? ''}`,
+              a.settings === null
+                ? null
+                : h('div', { class: 'small muted' }, settingsText(a.settings)),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 export function journalTable(entries: readonly JournalEntry[]): HTMLElement {

@@ -1,11 +1,20 @@
 /**
  * The inspector's page (read-only): the journal and its hash-chain check, game
  * recall, the paytable with exact odds and the house options (Art. 8), and the
- * fairness statistics (Art. 1.1). Tabs keep each view on one screen.
+ * fairness statistics (Art. 1.1), and what the staff did to accounts and
+ * tables (who, to whom, when). Tabs keep each view on one screen.
  */
-import { fairness, journal, recall, tables, tableView, verifyJournal } from '../api/endpoints.js';
+import {
+  fairness,
+  journal,
+  recall,
+  staffActions,
+  tables,
+  tableView,
+  verifyJournal,
+} from '../api/endpoints.js';
 import { LiveTable } from '../api/live.js';
-import type { JournalEntry, Me, TableSummary, TableView } from '../api/types.js';
+import type { JournalEntry, Me, StaffAction, TableSummary, TableView } from '../api/types.js';
 import { announceFairnessAlert } from '../app/fairness-alert.js';
 import { onLanguage, t } from '../i18n/i18n.js';
 import { h, replaceChildren } from '../ui/dom.js';
@@ -16,13 +25,16 @@ import {
   journalTable,
   paytableView,
   recallView,
+  staffTable,
   verifyLine,
 } from './inspector-panels.js';
 import type { Page } from './page.js';
 
-type Tab = 'journal' | 'recall' | 'paytable' | 'fairness';
-const TABS: readonly Tab[] = ['journal', 'recall', 'paytable', 'fairness'];
+type Tab = 'journal' | 'recall' | 'paytable' | 'fairness' | 'staff';
+const TABS: readonly Tab[] = ['journal', 'recall', 'paytable', 'fairness', 'staff'];
+const STAFF_PAGE = 200;
 const TAB_TITLE = {
+  staff: 'inspector.staff',
   journal: 'inspector.journal',
   recall: 'inspector.recall',
   paytable: 'inspector.paytable',
@@ -44,6 +56,7 @@ export function inspectorPage(me: Me, tableId: string | undefined): Page {
     recall: null as unknown,
     rounds: RECALL_DEFAULT,
     fairness: null as unknown,
+    staff: [] as StaffAction[],
   };
   const body = h('div', { class: 'tab-body', role: 'tabpanel', id: 'inspector-panel' });
 
@@ -62,6 +75,7 @@ export function inspectorPage(me: Me, tableId: string | undefined): Page {
       state.view = await tableView(id);
       if (state.tab === 'recall') state.recall = await recall(id, state.rounds);
       if (state.tab === 'fairness') state.fairness = await fairness(id);
+      if (state.tab === 'staff') state.staff = await staffActions(STAFF_PAGE);
     });
   const moreJournal = (): Promise<void> =>
     load(async () => {
@@ -196,6 +210,8 @@ export function inspectorPage(me: Me, tableId: string | undefined): Page {
           : paytableView(state.view);
       case 'fairness':
         return fairnessView(state.fairness, state.view);
+      case 'staff':
+        return staffTable(state.staff);
     }
   }
 

@@ -9,7 +9,7 @@ import type { Key } from '../i18n/dict.js';
 import { art, lang, t } from '../i18n/i18n.js';
 import { officialName, spotName } from '../i18n/spot-names.js';
 import { layoutGroups, topArea, type GroupId, isExtraGroup } from '../logic/layout.js';
-import { chipLabel, formatMoney } from '../logic/money.js';
+import { chipLabel, formatAmount, formatMoney } from '../logic/money.js';
 import { DIRECTION_OF_KEY, nearestInDirection } from '../logic/nav.js';
 import { type LayoutOdds, payLabel } from '../logic/paytable.js';
 import { chipTone } from '../logic/chips.js';
@@ -219,8 +219,14 @@ export class LayoutBoard {
       button.setAttribute('aria-pressed', String(lit));
       const chip = button.querySelector<HTMLElement>('.stake')!;
       chip.hidden = stake === 0;
-      chip.textContent = stake === 0 ? '' : chipLabel(stake);
-      chip.className = `stake chip-${chipTone(nearestTone(stake))}`;
+      if (this.options.mode === 'croupier') {
+        // The croupier reads amounts, not chips: a band at the spot's foot, clear of its number.
+        chip.textContent = stake === 0 ? '' : formatAmount(stake);
+        chip.className = 'stake stake-amount';
+      } else {
+        chip.textContent = stake === 0 ? '' : chipLabel(stake);
+        chip.className = `stake chip-${chipTone(nearestTone(stake))}`;
+      }
       const winEl = button.querySelector<HTMLElement>('.win')!;
       winEl.hidden = win === 0;
       winEl.textContent = win === 0 ? '' : `+${chipLabel(win)}`;
