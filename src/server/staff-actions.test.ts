@@ -13,7 +13,7 @@ import { seedRoles, sessionToken } from './testing.js';
 
 it("writes the staff actions' index condition word for word in both engines' migrations", () => {
   for (const migrations of [SQLITE_MIGRATIONS, PG_MIGRATIONS])
-    expect(migrations.find((m) => m.version === 6)?.sql).toContain(STAFF_ACTIONS_SQL);
+    expect(migrations.find((m) => m.version === 8)?.sql).toContain(STAFF_ACTIONS_SQL);
 });
 
 withStores('staff actions', (h) => {
