@@ -2,7 +2,7 @@
  * Column lists shared by both engines: rows come back already shaped as the
  * API's objects (double-quoted aliases work in SQLite and PostgreSQL alike).
  */
-import type { JournalEntry } from '../journal/index.js';
+import { parseStoredEntry, type StoredEntry } from '../journal/index.js';
 
 export const ACCOUNT_COLUMNS = `id, kind, balance_minor AS "balanceMinor", created_at_ms AS "createdAtMs"`;
 
@@ -29,21 +29,10 @@ export const SESSION_COLUMNS = `token_hash AS "tokenHash", user_id AS "userId", 
 export const JOURNAL_COLUMNS = `seq, table_id AS "tableId", type, payload_json AS "payloadJson", at_ms AS "atMs",
   prev_hash AS "prevHash", hash`;
 
-export interface JournalRow extends Omit<JournalEntry, 'payload'> {
-  readonly payloadJson: string;
-}
+export type JournalRow = StoredEntry;
 
-export function toJournalEntry(row: JournalRow): JournalEntry {
-  return {
-    seq: row.seq,
-    tableId: row.tableId,
-    type: row.type,
-    payload: JSON.parse(row.payloadJson) as unknown,
-    atMs: row.atMs,
-    prevHash: row.prevHash,
-    hash: row.hash,
-  };
-}
+/** Every journal read maps its rows through this: an entry leaves the store parsed (src/journal/entries.ts). */
+export const toJournalEntry = parseStoredEntry;
 
 export function pageLimit(limit: number | undefined, max: number): number {
   const n = limit ?? max;

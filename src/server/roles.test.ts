@@ -15,6 +15,7 @@ import { simulatedTableSettings } from '../service/table-settings.js';
 import { type App, buildApp } from './app.js';
 import { tokenHash } from './auth.js';
 import { forgedToken, seedRoles, sessionToken, TEST_PASSWORD } from './testing.js';
+import { sampleInput } from '../journal/samples.js';
 
 type Access = 'public' | 'any' | readonly Role[];
 type Caller = Role | 'anonymous' | 'forged' | 'expired';
@@ -395,7 +396,7 @@ withStores('roles', (h) => {
     const w = await world(await h.open());
     await w.app.fastify.ready();
     await w.store.transaction((tx) =>
-      tx.appendJournal([{ tableId: T, type: 'fairness-alert-raised', payload: { tableId: T } }]),
+      tx.appendJournal([sampleInput(T, 'fairness-alert-raised')]),
     );
     const playerId = w.fixture.users.player.id;
     try {

@@ -19,6 +19,7 @@
  * On SQLite (one node) the same code runs with a single-node cluster: every
  * lease is ours and the journal poll finds nothing new.
  */
+import { isRoundEventEntry } from '../journal/index.js';
 import type { Store } from '../ledger/index.js';
 import { EVENT_TYPES, type RoundEvent } from '../table/index.js';
 import type { PublishedEvent, TableService } from './table-service.js';
@@ -108,9 +109,9 @@ export class Floor {
       for (const entry of page) {
         if (entry.seq <= this.lastSeq) continue;
         this.lastSeq = entry.seq;
-        if (entry.tableId === null || !ROUND_EVENTS.has(entry.type)) continue;
+        if (entry.tableId === null || !isRoundEventEntry(entry)) continue;
         const list = byTable.get(entry.tableId) ?? [];
-        list.push({ seq: entry.seq, event: entry.payload as RoundEvent });
+        list.push({ seq: entry.seq, event: entry.payload });
         byTable.set(entry.tableId, list);
       }
       for (const [tableId, events] of byTable) {

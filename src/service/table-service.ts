@@ -8,7 +8,13 @@
  * them all (group commit): under load a commit carries many bets, each
  * acknowledged only once durable.
  */
-import { hashRequest, type JournalEntry, type JournalInput } from '../journal/index.js';
+import {
+  hashRequest,
+  isRoundEventEntry,
+  type JournalEntry,
+  type JournalInput,
+  typedRecord,
+} from '../journal/index.js';
 import {
   bankrollAccount,
   CAGE_ACCOUNT_ID,
@@ -42,10 +48,11 @@ import {
   type RoundHeader,
   toHeader,
 } from './round-snapshot.js';
-import { loadedHeader, type StoredHeader, storedHeader } from './stored-header.js';
+import { loadedHeader, parseStoredHeader, storedHeader } from './stored-header.js';
 import {
   type OptionsAuthorization,
   parseTableSettings,
+  readStoredSettings,
   settingsDocument,
   type TableSettings,
   toTableConfig,
@@ -417,8 +424,9 @@ export class TableService {
         );
         for (const seq of eventSeqs) {
           const entry = bySeq.get(seq);
-          if (entry === undefined) throw new Error(`replay: journal entry ${seq} is missing`);
-          events.push({ seq, event: entry.payload as RoundEvent });
+          if (entry === undefined || !isRoundEventEntry(entry))
+            throw new Error(`replay: journal entry ${seq} is missing or not a round event`);
+          events.push({ seq, event: entry.payload });
         }
       }
       outcomes[index] =
@@ -475,9 +483,9 @@ export class TableService {
   }
 
   private async load(record: TableRecord): Promise<Loaded> {
-    const settings = record.config as TableSettings;
+    const settings = readStoredSettings(record.config, `table ${record.id}`);
     const config = toTableConfig(settings);
-    const header = loadedHeader(record.state as StoredHeader, this.rollKeys);
+    const header = loadedHeader(parseStoredHeader(record.state, record.id), this.rollKeys);
     const state = await loadRoundState(this.store, record.id, header);
     return {
       version: record.version,
@@ -722,15 +730,14 @@ class BatchRun {
     this.settings = parsed.value;
     this.config = toTableConfig(parsed.value);
     this.settingsChanged = true;
-    const event = {
-      type: 'table-settings-changed',
-      settings: parsed.value,
-      changedBy: change.supervisorId,
-    };
     this.extraEntries.push({
       tableId: this.config.tableId,
       type: 'table-settings-changed',
-      payload: event,
+      payload: {
+        type: 'table-settings-changed',
+        settings: parsed.value,
+        changedBy: change.supervisorId,
+      },
     });
     void index;
     return { ok: true, events: [] };
@@ -767,12 +774,11 @@ class BatchRun {
       this.extraEntries.push(change.releasesHold);
     }
     if (isOptions) {
-      const event = {
+      this.extraEntries.push({
+        tableId: this.config.tableId,
         type: 'table-settings-changed',
-        settings: this.settings,
-        changedBy: change.changedBy,
-      };
-      this.extraEntries.push({ tableId: this.config.tableId, type: event.type, payload: event });
+        payload: { type: 'table-settings-changed', settings: this.settings, changedBy: change.changedBy },
+      });
     }
     return { ok: true, events: [] };
   }
@@ -851,7 +857,7 @@ class BatchRun {
     if (this.deferred.length > 0 && !(await this.tx.postTransfers(this.deferred)).ok)
       throw new DeferredMoneyRefused();
     const inputs: JournalInput[] = this.pending.flatMap((p) =>
-      p.events.map((event) => ({ tableId: event.tableId, type: event.type, payload: event })),
+      p.events.map((event) => ({ tableId: event.tableId, ...typedRecord(event) })),
     );
     // Read before the journal's append, which on PostgreSQL holds the chain's head until commit.
     const balances = await this.balancesAfter();

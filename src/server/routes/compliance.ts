@@ -157,7 +157,8 @@ function alerted(
   entries: readonly JournalEntry[],
 ): void {
   for (const entry of entries) {
-    const alert = entry.payload as { span: string; test: string; pValue: number | null };
+    if (entry.type !== 'fairness-alert-raised' && entry.type !== 'fairness-alert-cleared') continue;
+    const alert = entry.payload;
     if (entry.type === 'fairness-alert-raised') {
       ctx.metrics.count('cussec_fairness_alerts_total', {
         table: tableId,
