@@ -43,7 +43,11 @@ async function postBatch(store: Store, sample: number): Promise<number> {
     if (!posted.ok) throw new Error('bench: the batch failed');
     // One entry, as every transaction that journals holds the chain's head.
     await tx.appendJournal([
-      { tableId: null, type: 'session-revoked', payload: { userId: `bench-${sample}`, by: 'bench' } },
+      {
+        tableId: null,
+        type: 'session-revoked',
+        payload: { userId: `bench-${sample}`, by: 'bench' },
+      },
     ]);
   });
   return seconds(start);

@@ -25,10 +25,7 @@ import { isIsoDate } from '../compliance/iso-date.js';
 import { type HolidayYear, holidayYearSchema } from '../compliance/holiday-list.js';
 import type { JournaledHouseOptionsEvent } from '../compliance/house-options-state.js';
 import type { TableHeldEvent, TableHoldReleasedEvent } from '../service/fairness.js';
-import {
-  type StoredTableSettings,
-  storedTableSettingsSchema,
-} from '../service/table-settings.js';
+import { type StoredTableSettings, storedTableSettingsSchema } from '../service/table-settings.js';
 import { parsePaytable, type Paytable } from '../rules/index.js';
 import type { EventType, RoundEvent } from '../table/types.js';
 
@@ -195,7 +192,13 @@ const houseOptionsChoice = z.strictObject({
   paytable,
 });
 function decision<K extends string, S extends z.core.$ZodLooseShape>(type: K, shape: S) {
-  return z.strictObject({ type: z.literal(type), tableId: nonEmpty, on: isoDate, ...shape, ...calendarBasis });
+  return z.strictObject({
+    type: z.literal(type),
+    tableId: nonEmpty,
+    on: isoDate,
+    ...shape,
+    ...calendarBasis,
+  });
 }
 
 const HOUSE_OPTIONS_SCHEMAS: {
@@ -411,9 +414,9 @@ export function isRoundEventEntry(entry: JournalEntry): entry is JournalEntryOf<
 }
 
 /** The record of a payload whose own `type` names its entry type (round events and the like). */
-export function typedRecord<
-  P extends JournalRecord['payload'] & { readonly type: JournalType },
->(payload: P): JournalRecord {
+export function typedRecord<P extends JournalRecord['payload'] & { readonly type: JournalType }>(
+  payload: P,
+): JournalRecord {
   // Each such payload's type member is its entry type (the schemas' literal says so).
   return { type: payload.type, payload } as JournalRecord;
 }

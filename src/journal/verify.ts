@@ -3,7 +3,13 @@
  * fit, so an inspector can see where tampering (or corruption) begins.
  */
 import { JournalEntryInvalid } from './entries.js';
-import { entryHash, entryHashInput, GENESIS_HASH, type JournalEntry, type StoredEntry } from './entry.js';
+import {
+  entryHash,
+  entryHashInput,
+  GENESIS_HASH,
+  type JournalEntry,
+  type StoredEntry,
+} from './entry.js';
 import { sha256Hex } from './canonical-json.js';
 
 /** What verifyChain needs from a store; the ledger's Store satisfies it. */

@@ -66,10 +66,7 @@ withStores('ledger concurrency', (h) => {
       await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           (i % 2 === 0 ? a : b).transaction((tx) =>
-            tx.appendJournal([
-              depositInput(`T${i % 3}`, i),
-              depositInput(null, 100 + i),
-            ]),
+            tx.appendJournal([depositInput(`T${i % 3}`, i), depositInput(null, 100 + i)]),
           ),
         ),
       );

@@ -245,9 +245,7 @@ withStores('ledger simulation', (h) => {
         const reply = await store
           .transaction(async (tx) => {
             const result = await tx.postTransfers(batch);
-            await tx.appendJournal([
-              depositInput(null, step),
-            ]);
+            await tx.appendJournal([depositInput(null, step)]);
             if (rollBack) throw new Error('rolled back on purpose');
             return result;
           })

@@ -412,9 +412,7 @@ withStores('ledger store', (h) => {
     it('refuses UPDATE and DELETE of transfers, the journal and accounts', async () => {
       const store = await h.open({ db: 'guards2' });
       await seedTable(store);
-      await store.transaction((tx) =>
-        tx.appendJournal([sampleInput('T1', 'table-created')]),
-      );
+      await store.transaction((tx) => tx.appendJournal([sampleInput('T1', 'table-created')]));
       for (const sql of [
         'UPDATE transfers SET amount_minor = 1',
         'DELETE FROM transfers',

@@ -395,9 +395,7 @@ withStores('roles', (h) => {
   it("shows each role the seed bet's player and the staff-only entries as the visibility rules say", async () => {
     const w = await world(await h.open());
     await w.app.fastify.ready();
-    await w.store.transaction((tx) =>
-      tx.appendJournal([sampleInput(T, 'fairness-alert-raised')]),
-    );
+    await w.store.transaction((tx) => tx.appendJournal([sampleInput(T, 'fairness-alert-raised')]));
     const playerId = w.fixture.users.player.id;
     try {
       for (const caller of [...ROLES, 'anonymous'] as const) {

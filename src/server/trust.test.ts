@@ -134,9 +134,7 @@ describe('who sees whose bets (Art. 2.1 play, items 8 and 9)', () => {
       await run(f.app, OPEN);
       await placeBet(f.app, f.other, 'theirs', 'big');
       await f.store.transaction((tx) =>
-        tx.appendJournal([
-          sampleInput(T, 'fairness-alert-raised'),
-        ]),
+        tx.appendJournal([sampleInput(T, 'fairness-alert-raised')]),
       );
       const read = async (user: User) => {
         const res = await f.app.fastify.inject({

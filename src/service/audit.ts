@@ -35,7 +35,6 @@ import { compilePaytable, type CompiledPaytable, type Paytable, settle } from '.
 import { type PlacedBet, type RoundEvent, type Settlement, settlementOf } from '../table/index.js';
 import { transfersFor } from './money.js';
 import { StandingBets } from './round-snapshot.js';
-import type { TableSettings } from './table-settings.js';
 
 export type AuditCheck =
   'chain' | 'settlement' | 'commitment' | 'ledger' | 'balance' | 'read-model';
@@ -297,7 +296,9 @@ function replayEntry(
       entry.seq,
       `journal entry ${entry.seq}: table ${entry.tableId} was never created`,
     );
-  return isRoundEventEntry(entry) ? replayRoundEvent(table, entry.seq, entry.payload, currency) : [];
+  return isRoundEventEntry(entry)
+    ? replayRoundEvent(table, entry.seq, entry.payload, currency)
+    : [];
 }
 
 function replayRoundEvent(

@@ -24,7 +24,7 @@ import {
   type SettledRound,
 } from '../compliance/index.js';
 import { isRoundEventEntry, type JournalEntryOf } from '../journal/index.js';
-import { type IndexedJournalType, PAGE_ROWS_MAX, type Store } from '../ledger/index.js';
+import { PAGE_ROWS_MAX, type Store } from '../ledger/index.js';
 import type { TotalOdds } from '../rules/index.js';
 import { type BetResult, betResults, type RoundEvent } from '../table/index.js';
 import { renderDailyReportHtml } from './daily-report-html.js';
@@ -114,7 +114,9 @@ export async function readTableDay(
   }
   const record = await store.getTable(tableId);
   const tableName =
-    record === undefined ? settings.name : readStoredSettings(record.config, `table ${tableId}`).name;
+    record === undefined
+      ? settings.name
+      : readStoredSettings(record.config, `table ${tableId}`).name;
   const totalOdds = rounds[0]?.totalOdds ?? settings.paytable.totalOdds;
   const input: DailyReportInput = {
     tableId,

@@ -37,13 +37,7 @@ import {
   type SpanEvaluation,
 } from '../compliance/index.js';
 import { type JournalEntry, typedRecord } from '../journal/index.js';
-import {
-  type IndexedJournalType,
-  KeyedQueue,
-  type ReadModel,
-  type Store,
-} from '../ledger/index.js';
-import type { Dice } from '../rules/index.js';
+import { KeyedQueue, type ReadModel, type Store } from '../ledger/index.js';
 import { readIndexedEntries } from './indexed-journal.js';
 import type { ServiceResult } from './house-options.js';
 import type { TableService } from './table-service.js';
@@ -149,8 +143,6 @@ export interface TableHoldReleasedEvent {
 }
 
 type RaisedAlert = Extract<FairnessMonitorEvent, { type: 'fairness-alert-raised' }>;
-
-type AlertPayload = FairnessMonitorEvent;
 
 const alertKey = (a: { span: string; test: string }): string => `${a.span}/${a.test}`;
 

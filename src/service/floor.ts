@@ -21,7 +21,6 @@
  */
 import { isRoundEventEntry } from '../journal/index.js';
 import type { Store } from '../ledger/index.js';
-import { EVENT_TYPES, type RoundEvent } from '../table/index.js';
 import type { PublishedEvent, TableService } from './table-service.js';
 
 export interface FloorOptions {
@@ -36,7 +35,6 @@ export interface FloorOptions {
   readonly leaseSweepMs?: number;
 }
 
-const ROUND_EVENTS = new Set<string>(EVENT_TYPES);
 const JOURNAL_PAGE = 1_000;
 
 export class Floor {

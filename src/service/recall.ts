@@ -11,7 +11,7 @@
  * until its reveal.
  */
 import { verifyReveal } from '../dice/index.js';
-import { isRoundEventEntry, type JournalEntry, type JournalEntryOf } from '../journal/index.js';
+import { isRoundEventEntry, type JournalEntryOf } from '../journal/index.js';
 import { type Store, walletAccount } from '../ledger/index.js';
 import type { Dice } from '../rules/index.js';
 import {

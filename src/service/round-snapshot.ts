@@ -6,7 +6,7 @@
  * and are rebuilt from it when a node loads the table. So a bet costs one small
  * row update, not a rewrite of every bet of the round.
  */
-import { isRoundEventEntry, type JournalEntry, type JournalEntryOf } from '../journal/index.js';
+import { isRoundEventEntry, type JournalEntry } from '../journal/index.js';
 import type { Store } from '../ledger/index.js';
 import {
   initialState,

@@ -23,7 +23,11 @@ const clearSeal = z.strictObject({
   nonceHex: z.string(),
   commitmentHex: z.string(),
 });
-const storedSeal = z.strictObject({ commitmentHex: z.string(), keyId: z.string(), box: z.string() });
+const storedSeal = z.strictObject({
+  commitmentHex: z.string(),
+  keyId: z.string(),
+  box: z.string(),
+});
 
 const storedHeaderSchema: z.ZodType<StoredHeader> = z.strictObject({
   phase: z.enum(PHASES),

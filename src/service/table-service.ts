@@ -777,7 +777,11 @@ class BatchRun {
       this.extraEntries.push({
         tableId: this.config.tableId,
         type: 'table-settings-changed',
-        payload: { type: 'table-settings-changed', settings: this.settings, changedBy: change.changedBy },
+        payload: {
+          type: 'table-settings-changed',
+          settings: this.settings,
+          changedBy: change.changedBy,
+        },
       });
     }
     return { ok: true, events: [] };

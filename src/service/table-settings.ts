@@ -191,7 +191,10 @@ export function readStoredSettings(stored: unknown, where: string): TableSetting
   const parsed = storedTableSettingsSchema.safeParse(stored);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new StoredSettingsInvalid(where, `${issue.path.join('.') || 'settings'}: ${issue.message}`);
+    throw new StoredSettingsInvalid(
+      where,
+      `${issue.path.join('.') || 'settings'}: ${issue.message}`,
+    );
   }
   return fromStoredSettings(parsed.data);
 }
