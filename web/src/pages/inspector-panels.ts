@@ -1,7 +1,7 @@
 /** The inspector's views: journal rows, recall, paytable and odds, fairness. */
 import { spotOdds } from '../../../src/math/odds.js';
 import { isRecord, spotById } from '../../../src/rules/index.js';
-import type { JournalEntry, JournalVerify, RoundEvent, TableView } from '../api/types.js';
+import type { JournalEntry, JournalVerify, TableView } from '../api/types.js';
 import { DICT, type Key } from '../i18n/dict.js';
 import { art, lang, t } from '../i18n/i18n.js';
 import { spotName } from '../i18n/spot-names.js';
@@ -77,12 +77,7 @@ export function journalTable(entries: readonly JournalEntry[]): HTMLElement {
             h('td', {}, time(e.atMs)),
             h('td', {}, e.tableId),
             h('td', {}, eventTitle(e.type)),
-            h(
-              'td',
-              {},
-              isRecord(e.payload) ? eventDetail(e.payload as RoundEvent) : '',
-              raw(e.payload),
-            ),
+            h('td', {}, eventDetail(e.payload), raw(e.payload)),
             h('td', {}, shortHex(e.hash)),
           ),
         ),

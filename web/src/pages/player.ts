@@ -136,14 +136,12 @@ class PlayerPage implements Page {
   }
 
   private onEvent(event: RoundEvent): void {
-    const mine = (event['bet'] as { playerId?: string } | undefined)?.playerId === this.me.user.id;
+    const mine =
+      (event.type === 'bet-placed' || event.type === 'bet-withdrawn') &&
+      event.bet.playerId === this.me.user.id;
     switch (event.type) {
       case 'betting-opened':
-        this.seal.sawCommitment(
-          event.roundNo,
-          event.rollNo,
-          (event['commitmentHex'] as string | null) ?? null,
-        );
+        this.seal.sawCommitment(event.roundNo, event.rollNo, event.commitmentHex);
         break;
       case 'roll-voided':
         // Art. 3.3 and 3.4: the roll is repeated; the bets stand and more may be added.
