@@ -320,6 +320,25 @@ const SCHEMAS: { readonly [K in JournalType]: z.ZodType<JournalPayloads[K]> } = 
   'holiday-year-loaded': z.strictObject({ list: holidayYearSchema, loadedBy: nonEmpty }),
 };
 
+/**
+ * A journal entry as the API answers it (GET /api/v1/journal, a table's
+ * events): the union, one member per type, for /openapi.json. Built from
+ * SCHEMAS at run time, so the compiler knows it only as a schema of JSON.
+ */
+export const journalEntrySchema: z.ZodType = z.union(
+  Object.entries(SCHEMAS).map(([type, payload]) =>
+    z.strictObject({
+      seq: count,
+      tableId: nonEmpty.nullable(),
+      type: z.literal(type),
+      payload,
+      atMs: count,
+      prevHash: text,
+      hash: text,
+    }),
+  ),
+);
+
 /** Every entry type, in the order of the union's definition. */
 export const JOURNAL_TYPES = Object.keys(SCHEMAS) as readonly JournalType[];
 

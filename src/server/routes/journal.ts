@@ -1,6 +1,7 @@
 /** The inspector's view of the journal and its verification. */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { journalEntrySchema } from '../../journal/index.js';
 import { AuditCheckpointError } from '../../service/audit.js';
 import { AuditBusyError, audit, parseAuditFrom } from '../../service/audit-runner.js';
 import type { AppContext } from '../context.js';
@@ -30,6 +31,7 @@ export function journalRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'inspector',
     roles: ['inspector', 'supervisor'],
     query: pageQuery,
+    response: z.array(journalEntrySchema),
     // Every read of the journal goes through the one filter by role (whole for these roles).
     handler: async ({ query, user }) =>
       visibleEntries(

@@ -1,6 +1,7 @@
 /** A table's routes: its view, bets, the croupier's procedure and the supervisor's settings. */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { journalEntrySchema } from '../../journal/index.js';
 import { walletAccount } from '../../ledger/index.js';
 import { betResults, type Command } from '../../table/index.js';
 import {
@@ -196,11 +197,12 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
     method: 'GET',
     url: '/api/v1/tables/:tableId/events',
-    summary: "The table's journal entries after a seq",
+    summary: "The table's journal entries after a seq (others' bets without their playerId)",
     tag: 'tables',
     roles: 'any',
     params: tableParams,
     query: pageQuery,
+    response: z.array(journalEntrySchema),
     handler: async ({ params, query, user }) => {
       if ((await ctx.store.getTable(params.tableId)) === undefined)
         throw new HttpError(404, 'unknown_table', `there is no table "${params.tableId}"`);
