@@ -1,6 +1,7 @@
 /** The request schemas shared by routes and sockets (and the OpenAPI document). */
 import { z } from 'zod';
 import { ROLES } from '../ledger/index.js';
+import { PHASES } from '../table/index.js';
 import { FEEDS } from './feed.js';
 
 export const id = z
@@ -109,3 +110,24 @@ export const wsMessage = z.discriminatedUnion('type', [
 ]);
 
 export type WsMessage = z.infer<typeof wsMessage>;
+
+/** A user as every answer shows one: never a password hash. */
+export const userAnswer = z.strictObject({
+  id: z.string(),
+  username: z.string(),
+  displayName: z.string(),
+  role: z.enum(ROLES),
+  createdAtMs: z.number().int(),
+  disabled: z.boolean(),
+  mustChangePassword: z.boolean(),
+});
+
+/** A table as the list of tables shows it. */
+export const tableSummaryAnswer = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  currency: z.string(),
+  shaker: z.enum(['lever', 'electronic']),
+  phase: z.enum(PHASES),
+  roundNo: z.number().int(),
+});

@@ -13,8 +13,9 @@ import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { verifyAgainstDummy, verifyPassword } from '../passwords.js';
 import { registerRoute } from '../route.js';
-import { loginBody } from '../schemas.js';
+import { loginBody, userAnswer } from '../schemas.js';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 
 export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
@@ -24,6 +25,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'session',
     roles: 'public',
     body: loginBody,
+    response: z.strictObject({ token: z.string(), user: userAnswer }),
     handler: async ({ body, request, reply }) => {
       const key = usernameKey(body.username);
       const waitMs = ctx.loginThrottle.waitMs(key, request.ip, ctx.clock());
@@ -92,6 +94,10 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'session',
     roles: 'any',
     allowedBeforePasswordChange: true,
+    response: z.strictObject({
+      user: userAnswer,
+      wallet: z.strictObject({ balanceMinor: z.number().int(), currency: z.string() }).nullable(),
+    }),
     handler: async ({ user }) => {
       const account =
         user.role === 'player' ? await ctx.store.getAccount(walletAccount(user.id).id) : undefined;

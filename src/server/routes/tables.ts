@@ -25,6 +25,7 @@ import {
   pageQuery,
   placeBetBody,
   tableParams,
+  tableSummaryAnswer,
 } from '../schemas.js';
 import { tableView } from '../views.js';
 
@@ -48,6 +49,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Every table with its phase',
     tag: 'tables',
     roles: 'public',
+    response: z.array(tableSummaryAnswer),
     handler: async () => {
       const ids = await ctx.store.listTables();
       return Promise.all(

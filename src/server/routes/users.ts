@@ -13,7 +13,7 @@ import { newToken, SESSION_TTL_MS, setSessionCookie, slidingExpiryMs, tokenHash 
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
-import { createUserBody, id, passwordText } from '../schemas.js';
+import { createUserBody, id, passwordText, userAnswer } from '../schemas.js';
 
 const userParams = z.object({ userId: id }).strict();
 const sessionParams = z
@@ -27,6 +27,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Every user',
     tag: 'users',
     roles: ['supervisor'],
+    response: z.array(userAnswer),
     handler: () => ctx.store.listUsers({ limit: 1_000 }),
   });
 
@@ -39,6 +40,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['supervisor'],
     body: createUserBody,
     successStatus: 201,
+    response: userAnswer,
     handler: async ({ body, user }) =>
       createUser(ctx.store, { ...body, displayName: body.displayName ?? body.username }, user.id),
   });
@@ -51,6 +53,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['supervisor'],
     params: userParams,
     body: z.object({ disabled: z.boolean() }).strict(),
+    response: userAnswer,
     handler: async ({ params, body, user }) => {
       const changed = await setDisabled(ctx.store, params.userId, body.disabled, user.id);
       if (changed.disabled) ctx.sessions.endUserSessions(changed.id);
