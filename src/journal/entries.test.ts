@@ -89,12 +89,12 @@ describe('the journal entry union', () => {
   }
 });
 
-/** Production sources under src/, tests and test fixtures left out. */
-function productionSources(dir: string): string[] {
+/** Every TypeScript source under src/, tests included. */
+function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
     const path = join(dir, d.name);
-    if (d.isDirectory()) return productionSources(path);
-    return d.name.endsWith('.ts') && !d.name.endsWith('.test.ts') ? [path] : [];
+    if (d.isDirectory()) return sources(path);
+    return d.name.endsWith('.ts') ? [path] : [];
   });
 }
 
@@ -104,7 +104,7 @@ describe('stored data', () => {
     // A cast of a journal payload, of a stored table row's settings or header, or to a stored type.
     const cast =
       /\.payload\s+as\s|\b(?:record|row)\??\.(?:config|state)\s+as\s|\bas\s+(?:RoundEvent|TableSettings|StoredHeader|RoundHeader|HouseOptionsEvent|FairnessMonitorEvent)\b/;
-    const found = productionSources(root).flatMap((file) =>
+    const found = sources(root).flatMap((file) =>
       readFileSync(file, 'utf8')
         .split('\n')
         .flatMap((line, i) =>
