@@ -119,7 +119,8 @@ const face = z.literal([1, 2, 3, 4, 5, 6]);
 const dice = z.tuple([face, face, face]);
 const croupierId = z.string().nullable();
 const eventBase = { tableId: nonEmpty, roundNo: count, rollNo: count, atMs: count };
-const publicBet = z.strictObject({
+/** A bet as the public sees it (the round events' `bet`). */
+export const publicBetSchema = z.strictObject({
   betId: nonEmpty,
   playerId: nonEmpty,
   spot: nonEmpty,
@@ -146,11 +147,11 @@ const ROUND_EVENT_SCHEMAS: { readonly [K in EventType]: z.ZodType<JournalPayload
     commitmentHex: text.nullable(),
     deadlineMs: count.nullable(),
     displayBoardLit: z.boolean(),
-    standingBets: z.array(publicBet),
+    standingBets: z.array(publicBetSchema),
     croupierId,
   }),
-  'bet-placed': event('bet-placed', { bet: publicBet, totalStakeMinor: count }),
-  'bet-withdrawn': event('bet-withdrawn', { bet: publicBet, totalStakeMinor: count }),
+  'bet-placed': event('bet-placed', { bet: publicBetSchema, totalStakeMinor: count }),
+  'bet-withdrawn': event('bet-withdrawn', { bet: publicBetSchema, totalStakeMinor: count }),
   'bell-rung': event('bell-rung', {
     automatic: z.boolean(),
     betCount: count,

@@ -1,5 +1,6 @@
 /** The request schemas shared by routes and sockets (and the OpenAPI document). */
 import { z } from 'zod';
+import { publicBetSchema } from '../journal/index.js';
 import { ROLES } from '../ledger/index.js';
 import { PHASES } from '../table/index.js';
 import { FEEDS } from './feed.js';
@@ -130,4 +131,11 @@ export const tableSummaryAnswer = z.strictObject({
   shaker: z.enum(['lever', 'electronic']),
   phase: z.enum(PHASES),
   roundNo: z.number().int(),
+});
+
+/** A bet placed or withdrawn: the bet as the round's event has it, its seq, and the wallet after. */
+export const betAnswerSchema = z.strictObject({
+  bet: publicBetSchema.nullable(),
+  seq: z.number().int().nullable(),
+  balanceMinor: z.number().int(),
 });

@@ -18,6 +18,7 @@ import { fromRejection, HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
 import { visibleEntries } from '../visibility.js';
 import {
+  betAnswerSchema,
   betParams,
   croupierCommandBody,
   id,
@@ -88,6 +89,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     params: tableParams,
     body: placeBetBody,
     successStatus: 201,
+    response: betAnswerSchema,
     handler: async ({ params, body, user, idempotencyKey }) => {
       const command: Command = {
         type: 'place-bet',
@@ -112,6 +114,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'bets',
     roles: ['player'],
     params: betParams,
+    response: betAnswerSchema,
     handler: async ({ params, user, idempotencyKey }) => {
       const outcome = await run(
         ctx,
@@ -272,7 +275,7 @@ async function betAnswer(
   ctx: AppContext,
   outcome: CommandOutcome,
   playerId: string,
-): Promise<object> {
+): Promise<z.output<typeof betAnswerSchema>> {
   if (!outcome.ok) throw fromRejection(outcome.rejection);
   const event = outcome.events[0]?.event;
   return {
