@@ -28,7 +28,6 @@ const ANSWERS_NOT_YET_DESCRIBED = new Set([
   'GET /api/v1/journal/verify',
   'DELETE /api/v1/session',
   'GET /api/v1/tables/{tableId}',
-  'GET /api/v1/tables/{tableId}/my-bets',
   'POST /api/v1/tables/{tableId}/commands',
   'GET /api/v1/tables/{tableId}/exposure',
   'POST /api/v1/tables',

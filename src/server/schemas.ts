@@ -139,3 +139,18 @@ export const betAnswerSchema = z.strictObject({
   seq: z.number().int().nullable(),
   balanceMinor: z.number().int(),
 });
+
+/** The player's bets of the round; `winMinor` and `returnedMinor` once it is settled. */
+export const myBetsAnswer = z.strictObject({
+  roundNo: z.number().int(),
+  bets: z.array(
+    z.strictObject({
+      betId: z.string(),
+      spot: z.string(),
+      stakeMinor: z.number().int(),
+      rollNo: z.number().int(),
+      winMinor: z.number().int().exactOptional(),
+      returnedMinor: z.number().int().exactOptional(),
+    }),
+  ),
+});

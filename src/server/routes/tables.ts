@@ -20,6 +20,7 @@ import { visibleEntries } from '../visibility.js';
 import {
   betAnswerSchema,
   betParams,
+  myBetsAnswer,
   croupierCommandBody,
   id,
   limitsBody,
@@ -133,6 +134,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'bets',
     roles: ['player'],
     params: tableParams,
+    response: myBetsAnswer,
     handler: async ({ params, user }) => {
       const snap = await ctx.service.snapshot(params.tableId);
       if (snap === undefined)
