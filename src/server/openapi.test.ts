@@ -29,7 +29,6 @@ const ANSWERS_NOT_YET_DESCRIBED = new Set([
   'DELETE /api/v1/session',
   'GET /api/v1/tables/{tableId}',
   'POST /api/v1/tables/{tableId}/commands',
-  'GET /api/v1/tables/{tableId}/exposure',
   'POST /api/v1/tables',
   'PATCH /api/v1/tables/{tableId}/limits',
   'POST /api/v1/users/{userId}/password',

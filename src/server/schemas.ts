@@ -154,3 +154,17 @@ export const myBetsAnswer = z.strictObject({
     }),
   ),
 });
+
+const minor = z.number().int();
+
+/** The round's stakes and the worst of the 216 outcomes for the house (Art. 6). */
+export const exposureAnswer = z.strictObject({
+  stakedMinor: minor,
+  worstCase: z.strictObject({
+    dice: z.tuple([z.number().int(), z.number().int(), z.number().int()]).readonly(),
+    returnedMinor: minor,
+    houseLossMinor: minor,
+  }),
+  expectedHouseGainMinor: minor,
+  liabilityCapMinor: minor,
+});

@@ -20,6 +20,7 @@ import { visibleEntries } from '../visibility.js';
 import {
   betAnswerSchema,
   betParams,
+  exposureAnswer,
   myBetsAnswer,
   croupierCommandBody,
   id,
@@ -186,6 +187,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'croupier',
     roles: ['croupier', 'supervisor'],
     params: tableParams,
+    response: exposureAnswer,
     handler: async ({ params }) => {
       const snap = await ctx.service.snapshot(params.tableId);
       if (snap === undefined)
