@@ -26,14 +26,12 @@ const ANSWERS_NOT_YET_DESCRIBED = new Set([
   'GET /api/v1/floor',
   'GET /api/v1/tables/{tableId}/recall',
   'GET /api/v1/journal/verify',
-  'DELETE /api/v1/session',
   'GET /api/v1/tables/{tableId}',
   'POST /api/v1/tables/{tableId}/commands',
   'POST /api/v1/tables',
   'PATCH /api/v1/tables/{tableId}/limits',
   'POST /api/v1/users/{userId}/password',
   'GET /api/v1/users/{userId}/sessions',
-  'DELETE /api/v1/users/{userId}/sessions/{sessionId}',
   'POST /api/v1/me/password',
 ]);
 
@@ -61,7 +59,8 @@ describe('/openapi.json', () => {
             status.startsWith('2'),
           );
           const schema = success?.[1].content?.['application/json']?.schema;
-          (schema === undefined ? undescribed : described).push(key);
+          // A 204 answers nothing, so there is nothing to describe.
+          (schema === undefined && success?.[0] !== '204' ? undescribed : described).push(key);
         }
       }
       expect(undescribed.filter((key) => !ANSWERS_NOT_YET_DESCRIBED.has(key))).toEqual([]);

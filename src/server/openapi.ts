@@ -70,12 +70,14 @@ function operation(spec: RouteSpec): object {
         }),
     responses: {
       [success]:
-        spec.response === undefined
-          ? { description: 'done' }
-          : {
-              description: 'done',
-              content: { 'application/json': { schema: jsonSchema(spec.response, 'output') } },
-            },
+        success === '204'
+          ? { description: 'done; no content' }
+          : spec.response === undefined
+            ? { description: 'done' }
+            : {
+                description: 'done',
+                content: { 'application/json': { schema: jsonSchema(spec.response, 'output') } },
+              },
       '4XX': {
         description: 'refused: see error.code',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
