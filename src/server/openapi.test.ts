@@ -25,7 +25,6 @@ const ANSWERS_NOT_YET_DESCRIBED = new Set([
   'GET /api/v1/tables/{tableId}/reports/daily',
   'GET /api/v1/floor',
   'GET /api/v1/tables/{tableId}/recall',
-  'GET /api/v1/journal/verify',
   'GET /api/v1/tables/{tableId}',
   'POST /api/v1/tables/{tableId}/commands',
   'POST /api/v1/tables',

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { publicBetSchema } from '../journal/index.js';
 import { ROLES } from '../ledger/index.js';
+import { AUDIT_CHECKS } from '../service/audit.js';
 import { PHASES } from '../table/index.js';
 import { FEEDS } from './feed.js';
 
@@ -168,3 +169,26 @@ export const exposureAnswer = z.strictObject({
   expectedHouseGainMinor: minor,
   liabilityCapMinor: minor,
 });
+
+const chainPoint = z.strictObject({ seq: z.number().int(), hash: z.string() });
+
+/** An audit's verdict (GET /api/v1/journal/verify): the counts and where it ended, or the first failure. */
+export const auditAnswer = z.union([
+  z.strictObject({
+    ok: z.literal(true),
+    entries: z.number().int(),
+    rounds: z.number().int(),
+    transfers: z.number().int(),
+    accounts: z.number().int(),
+    from: chainPoint,
+    checkedTo: chainPoint,
+  }),
+  z.strictObject({
+    ok: z.literal(false),
+    failure: z.strictObject({
+      check: z.enum(AUDIT_CHECKS),
+      seq: z.number().int().nullable(),
+      message: z.string(),
+    }),
+  }),
+]);

@@ -36,8 +36,17 @@ import { type PlacedBet, type RoundEvent, type Settlement, settlementOf } from '
 import { transfersFor } from './money.js';
 import { StandingBets } from './round-snapshot.js';
 
-export type AuditCheck =
-  'chain' | 'settlement' | 'commitment' | 'ledger' | 'balance' | 'read-model';
+/** What an audit checks, each a way it can fail. */
+export const AUDIT_CHECKS = [
+  'chain',
+  'settlement',
+  'commitment',
+  'ledger',
+  'balance',
+  'read-model',
+] as const;
+
+export type AuditCheck = (typeof AUDIT_CHECKS)[number];
 
 export interface AuditFailure {
   readonly check: AuditCheck;

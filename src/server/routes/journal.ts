@@ -7,7 +7,7 @@ import { AuditBusyError, audit, parseAuditFrom } from '../../service/audit-runne
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
-import { pageQuery } from '../schemas.js';
+import { auditAnswer, pageQuery } from '../schemas.js';
 import { visibleEntries } from '../visibility.js';
 
 /** `from`: SEQ:HASH of a verified checkpoint, latest, or genesis (the default: everything). */
@@ -47,6 +47,7 @@ export function journalRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'inspector',
     roles: ['inspector', 'supervisor'],
     query: verifyQuery,
+    response: auditAnswer,
     // On a worker thread of its own, over one snapshot: the node keeps serving while it runs.
     handler: async ({ query }) => {
       try {
