@@ -1,6 +1,7 @@
 /** The cashier's routes: players' balances, deposits and withdrawals. */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { walletAccount } from '../../ledger/index.js';
 import { type CageOutcome, deposit, withdraw } from '../../service/cage.js';
 import type { AppContext } from '../context.js';
@@ -15,6 +16,14 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Players with their wallet balances',
     tag: 'cage',
     roles: ['cashier', 'supervisor'],
+    response: z.array(
+      z.strictObject({
+        id: z.string(),
+        username: z.string(),
+        displayName: z.string(),
+        balanceMinor: z.number().int(),
+      }),
+    ),
     handler: async () => {
       const players = await ctx.store.listUsers({ role: 'player', limit: 1_000 });
       return Promise.all(
@@ -40,6 +49,7 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
       roles: ['cashier'],
       params: playerParams,
       body: cageBody,
+      response: z.strictObject({ balanceMinor: z.number().int(), transferId: z.string() }),
       handler: async ({ params, body, user, idempotencyKey }) => {
         const player = await ctx.store.getUser(params.playerId);
         if (player?.role !== 'player')
