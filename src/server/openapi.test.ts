@@ -26,9 +26,6 @@ const ANSWERS_NOT_YET_DESCRIBED = new Set([
   'POST /api/v1/tables/{tableId}/commands',
   'POST /api/v1/tables',
   'PATCH /api/v1/tables/{tableId}/limits',
-  'POST /api/v1/users/{userId}/password',
-  'GET /api/v1/users/{userId}/sessions',
-  'POST /api/v1/me/password',
 ]);
 
 interface Operation {

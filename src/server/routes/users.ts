@@ -69,6 +69,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['supervisor'],
     params: userParams,
     body: z.object({ password: passwordText }).strict(),
+    response: userAnswer,
     handler: async ({ params, body, user }) => {
       const changed = await resetPassword(ctx.store, params.userId, body.password, user.id);
       ctx.sessions.endUserSessions(changed.id);
@@ -83,6 +84,14 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'users',
     roles: ['supervisor'],
     params: userParams,
+    response: z.array(
+      z.strictObject({
+        id: z.string(),
+        createdAtMs: z.number().int(),
+        expiresAtMs: z.number().int(),
+        lastSeenAtMs: z.number().int().nullable(),
+      }),
+    ),
     handler: ({ params }) => listSessions(ctx.store, params.userId, ctx.clock()),
   });
 
@@ -110,6 +119,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: 'any',
     allowedBeforePasswordChange: true,
     body: z.object({ currentPassword: passwordText, newPassword: passwordText }).strict(),
+    response: z.strictObject({ token: z.string(), user: userAnswer }),
     handler: async ({ body, user, request, reply }) => {
       await changeOwnPassword(ctx.store, user, {
         current: body.currentPassword,
