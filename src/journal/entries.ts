@@ -340,6 +340,11 @@ export const journalEntrySchema: z.ZodType = z.union(
   ),
 );
 
+/** The schema of one type's payload: where an answer is an entry's payload, it documents it. */
+export function payloadSchema<K extends JournalType>(type: K): z.ZodType<JournalPayloads[K]> {
+  return SCHEMAS[type];
+}
+
 /** Every entry type, in the order of the union's definition. */
 export const JOURNAL_TYPES = Object.keys(SCHEMAS) as readonly JournalType[];
 

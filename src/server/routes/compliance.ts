@@ -13,7 +13,7 @@ import { floorRoutes } from './floor.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isIsoDate, REASON_LENGTH_MAX, REFERENCE_LENGTH_MAX } from '../../compliance/index.js';
-import type { JournalEntry } from '../../journal/index.js';
+import { type JournalEntry, payloadSchema } from '../../journal/index.js';
 import { readTableDay, REPORT_FORMATS, renderTableDay } from '../../service/daily-report.js';
 import { FairnessService, TABLE_HELD, TABLE_HOLD_RELEASED } from '../../service/fairness.js';
 import { HolidayCalendarService } from '../../service/holidays.js';
@@ -308,6 +308,7 @@ function holdRoute(app: FastifyInstance, ctx: AppContext, s: Services): void {
     roles: ['supervisor'],
     params: tableParams,
     body: acknowledgementBody,
+    response: payloadSchema('table-hold-released'),
     handler: async ({ params, body, user }) =>
       valueOf(await s.fairness.acknowledgeHold(params.tableId, user.id, body?.note ?? null)),
   });
@@ -341,6 +342,7 @@ function diceChangedRoute(app: FastifyInstance, ctx: AppContext, s: Services): v
     params: tableParams,
     body: diceChangedBody,
     successStatus: 201,
+    response: payloadSchema('dice-changed'),
     handler: async ({ params, body, user }) =>
       valueOf(
         await s.fairness.changeDice(params.tableId, {
