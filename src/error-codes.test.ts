@@ -47,7 +47,8 @@ describe('error codes', () => {
 describe('a refusal read back from an old journal', () => {
   it('takes the snake_case spelling of a kebab-case code', () => {
     const old = {
-      type: 'house-options-refused',
+      type: 'house-options-refused' as const,
+      on: '2026-01-02',
       tableId: 'T1',
       command: 'adopt',
       proposalId: 'P1',

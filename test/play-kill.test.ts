@@ -18,6 +18,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/testing.js';
 import { createPrng } from '../src/dice/index.js';
+import { isRoundEventEntry } from '../src/journal/index.js';
 import { inPlayAccount, type Store, walletAccount } from '../src/ledger/index.js';
 import { openExistingStore } from '../src/service/open-store.js';
 import { readTableJournal, StandingBets } from '../src/service/round-snapshot.js';
@@ -78,11 +79,10 @@ async function checkWallets(store: Store): Promise<{ wallets: number; rounds: nu
   for (let from = 1; ;) {
     const page = await store.readJournal({ fromSeq: from, limit: 5_000 });
     for (const entry of page) {
-      const p = entry.payload as Record<string, unknown>;
-      if (entry.type === 'deposit') add(p['playerId'] as string, p['amountMinor'] as number);
-      if (entry.type === 'withdrawal') add(p['playerId'] as string, -(p['amountMinor'] as number));
-      if (entry.tableId === null) continue;
-      const event = entry.payload as RoundEvent;
+      if (entry.type === 'deposit') add(entry.payload.playerId, entry.payload.amountMinor);
+      if (entry.type === 'withdrawal') add(entry.payload.playerId, -entry.payload.amountMinor);
+      if (!isRoundEventEntry(entry)) continue;
+      const event = entry.payload;
       const round = `${event.tableId}:${event.roundNo}`;
       const tableBets = standing.get(event.tableId) ?? new StandingBets();
       standing.set(event.tableId, tableBets);

@@ -89,7 +89,7 @@ export interface DiceChangedEvent {
 
 const id = z.string().min(1).max(64);
 
-const diceChangedSchema = z.strictObject({
+export const diceChangedSchema = z.strictObject({
   type: z.literal('dice-changed'),
   tableId: id,
   diceSetId: id,

@@ -65,10 +65,10 @@ const holidayDaySchema = z.strictObject({
   date: z.string(),
   name: text,
   kind: z.enum(['holiday', 'compensatory']),
-  obligatory: z.boolean().optional(),
+  obligatory: z.boolean().exactOptional(),
 });
 
-const holidayYearSchema = z.strictObject({
+export const holidayYearSchema = z.strictObject({
   year: z.number().int().min(1900).max(9999),
   source: text,
   official: z.boolean(),

@@ -133,6 +133,11 @@ export type HouseOptionsEvent =
 
 export type HouseOptionsEventType = HouseOptionsEvent['type'];
 
+/** An event as the journal holds it: a refusal of an old journal spells its code in kebab-case. */
+export type JournaledHouseOptionsEvent =
+  | Exclude<HouseOptionsEvent, HouseOptionsRefusedEvent>
+  | (Omit<HouseOptionsRefusedEvent, 'code'> & { readonly code: string });
+
 function updateProposal(
   state: HouseOptionsState,
   proposalId: string,
@@ -201,8 +206,7 @@ export function applyEvent(state: HouseOptionsState, event: HouseOptionsEvent): 
  * entry is read back, where a refusal's code of an old journal, kebab-case
  * then, takes today's snake_case spelling.
  */
-export function journaledHouseOptionsEvent(payload: unknown): HouseOptionsEvent {
-  const event = payload as HouseOptionsEvent;
+export function journaledHouseOptionsEvent(event: JournaledHouseOptionsEvent): HouseOptionsEvent {
   return event.type === 'house-options-refused'
     ? { ...event, code: journaledRejectionCode(event.code) }
     : event;

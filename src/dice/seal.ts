@@ -7,35 +7,23 @@
  * with "betting open"; the reveal publishes the dice and the nonce, so anyone
  * can check that the roll existed before any bet was seen and was not changed.
  *
- * The committed message is agreed with the round machine and must not change:
- *
- *     cussec/roll/v1\n<tableId>\n<roundNo>\n<rollNo>\n<d1>,<d2>,<d3>\n<nonceHex>
- *
- * in UTF-8, numbers in plain decimal, the nonce in lowercase hex.
+ * The committed message is seal-format.ts's, which the browser shares.
  */
 import { createHash } from 'node:crypto';
 import { type Dice, isDice } from '../rules/dice.js';
 import { err, ok, type Result, type RuleViolation } from '../rules/errors.js';
 import { createDiceSource } from './dice-source.js';
 import { cryptoRandomSource, type RandomSource, randomHex } from './random-source.js';
+import { commitmentMessage, type RollRef, type SealedRoll } from './seal-format.js';
 
-export const COMMITMENT_VERSION = 'cussec/roll/v1';
+export {
+  COMMITMENT_VERSION,
+  commitmentMessage,
+  type RollRef,
+  type SealedRoll,
+} from './seal-format.js';
+
 export const NONCE_BYTES = 32;
-
-/** Which roll: a round may have several when a roll is void (Art. 3.3). */
-export interface RollRef {
-  readonly tableId: string;
-  readonly roundNo: number;
-  readonly rollNo: number;
-}
-
-export interface SealedRoll {
-  readonly dice: Dice;
-  /** 64 lowercase hex digits; secret until the reveal. */
-  readonly nonceHex: string;
-  /** 64 lowercase hex digits; published when betting opens (Art. 2.1). */
-  readonly commitmentHex: string;
-}
 
 export interface RevealClaim extends RollRef {
   readonly dice: readonly number[];
@@ -75,12 +63,6 @@ export function rollRefProblem(ref: RollRef): string | undefined {
   if (!Number.isSafeInteger(ref.rollNo) || ref.rollNo < 0)
     return 'roll must be a whole number >= 0';
   return undefined;
-}
-
-/** The exact UTF-8 text the commitment hashes (format agreed with the round machine). */
-export function commitmentMessage(ref: RollRef, dice: Dice, nonceHex: string): string {
-  const { tableId, roundNo, rollNo } = ref;
-  return `${COMMITMENT_VERSION}\n${tableId}\n${roundNo}\n${rollNo}\n${dice.join(',')}\n${nonceHex}`;
 }
 
 /** SHA-256 of the commitment message, lowercase hex. */

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { withStores } from '../ledger/testing.js';
 import type { Store } from '../ledger/index.js';
+import { JournalEntryInvalid } from './entries.js';
 import { entryHash, GENESIS_HASH } from './entry.js';
+import { depositInput, sampleInput } from './samples.js';
 import { verifyChain } from './verify.js';
 
 async function appendTen(store: Store): Promise<void> {
@@ -9,8 +11,8 @@ async function appendTen(store: Store): Promise<void> {
     await store.transaction(
       (tx) =>
         tx.appendJournal([
-          { tableId: 'T1', type: 'bet-placed', payload: { batch, spot: 'big', stakeMinor: 100 } },
-          { tableId: batch % 2 === 0 ? 'T2' : null, type: 'note', payload: { batch, text: 'x|y' } },
+          depositInput('T1', batch),
+          depositInput(batch % 2 === 0 ? 'T2' : null, 100 + batch),
         ]),
       { nowMs: 1_000 + batch },
     );
@@ -43,8 +45,8 @@ withStores('journal chain', (h) => {
     for (const e of entries) expect(entryHash(e)).toBe(e.hash);
     expect(entries[2]).toMatchObject({
       tableId: 'T1',
-      type: 'bet-placed',
-      payload: { batch: 1, spot: 'big', stakeMinor: 100 },
+      type: 'deposit',
+      payload: { playerId: 'p1', amountMinor: 1, cashierId: 'k1', transferId: 'deposit:1' },
       atMs: 1_001,
     });
     expect(await verifyChain(store)).toEqual({ ok: true, lastSeq: 10, lastHash: entries[9]!.hash });
@@ -61,7 +63,7 @@ withStores('journal chain', (h) => {
   it('returns the appended entries with their seqs and hashes', async () => {
     const store = await h.open();
     const appended = await store.transaction((tx) =>
-      tx.appendJournal([{ tableId: 'T1', type: 'a', payload: [1] }]),
+      tx.appendJournal([sampleInput('T1', 'round-settled')]),
     );
     expect(appended).toEqual(await store.readJournal({ fromSeq: 1, limit: 1 }));
   });
@@ -94,8 +96,14 @@ withStores('journal chain', (h) => {
     const cases: { name: string; sql: string; seq: number; failure: string }[] = [
       {
         name: 'an edited payload',
-        sql: `UPDATE journal SET payload_json = '{"batch":1,"spot":"small","stakeMinor":100}' WHERE seq = 3`,
+        sql: `UPDATE journal SET payload_json = replace(payload_json, '"amountMinor":1,', '"amountMinor":7,') WHERE seq = 3`,
         seq: 3,
+        failure: 'hash_mismatch',
+      },
+      {
+        name: 'a payload edited into one no entry type has',
+        sql: `UPDATE journal SET payload_json = '{"x":1}' WHERE seq = 5`,
+        seq: 5,
         failure: 'hash_mismatch',
       },
       {
@@ -141,5 +149,21 @@ withStores('journal chain', (h) => {
         expect(await verifyChain(store)).toEqual({ ok: false, seq: c.seq, failure: c.failure });
       });
     }
+
+    it('reads an entry that no longer parses as an error naming its seq', async () => {
+      const db = h.freshDb();
+      const store = await h.open({ db });
+      await appendTen(store);
+      await dropGuards(h, db);
+      await h.raw(db, `UPDATE journal SET payload_json = '{"x":1}' WHERE seq = 5`);
+      const read = store.readJournal({ fromSeq: 1, limit: 100 });
+      await expect(read).rejects.toThrow(JournalEntryInvalid);
+      await expect(read).rejects.toThrow(
+        'journal entry 5 ("deposit") does not parse: payload.playerId: Invalid input: expected string, received undefined',
+      );
+      await expect(read).rejects.toMatchObject({ seq: 5, type: 'deposit' });
+      // Entries before it still read.
+      expect(await store.readJournal({ fromSeq: 1, limit: 4 })).toHaveLength(4);
+    });
   });
 });

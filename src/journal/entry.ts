@@ -7,29 +7,42 @@
  */
 import { check } from './check.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
+import type { JournalRecord } from './entries.js';
 
 /** The previous hash of entry 1: 64 zeros. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** What a caller appends; the store assigns seq, time and hashes. */
-export interface JournalInput {
-  /** The table the event belongs to, or null for events of the house (cage, accounts). */
-  readonly tableId: string | null;
-  /** A kebab-case event name, e.g. "bet-placed", "round-settled". */
-  readonly type: string;
-  /** Plain JSON data (see canonicalJson). */
-  readonly payload: unknown;
-}
+/**
+ * What a caller appends: a record of the union (entries.ts: a kebab-case type,
+ * e.g. "bet-placed", and its payload, plain JSON) and the table it belongs to,
+ * or null for events of the house (cage, accounts). The store assigns seq,
+ * time and hashes.
+ */
+export type JournalInput = { readonly tableId: string | null } & JournalRecord;
 
-export interface JournalEntry {
+/** Where an entry sits in the chain: what the store adds to a record. */
+export interface EntryHeader {
   readonly seq: number;
   readonly tableId: string | null;
-  readonly type: string;
-  readonly payload: unknown;
   /** Milliseconds since the Unix epoch: the transaction's clock. */
   readonly atMs: number;
   readonly prevHash: string;
   readonly hash: string;
+}
+
+/** An entry as it leaves the store: parsed, so `payload` is the type's (narrow on `type`). */
+export type JournalEntry = EntryHeader & JournalRecord;
+
+/** An entry as its row keeps it: the payload as canonical JSON text. */
+export interface StoredEntry extends EntryHeader {
+  readonly type: string;
+  readonly payloadJson: string;
+}
+
+/** An entry as the chain hashes it: any type, any JSON payload (the verifier reads these too). */
+export interface HashedEntry extends EntryHeader {
+  readonly type: string;
+  readonly payload: unknown;
 }
 
 export const JOURNAL_TYPE_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
@@ -42,14 +55,14 @@ export const JOURNAL_TYPE_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
  * the store hash and store the same string without encoding the payload twice.
  */
 export function entryHashInput(
-  e: Omit<JournalEntry, 'hash' | 'payload'>,
+  e: Omit<HashedEntry, 'hash' | 'payload'>,
   payloadJson: string,
 ): string {
   const head = canonicalJson([e.seq, e.prevHash, e.tableId, e.type, e.atMs]);
   return `${head.slice(0, -1)},${payloadJson}]`;
 }
 
-export function entryHash(e: Omit<JournalEntry, 'hash'>): string {
+export function entryHash(e: Omit<HashedEntry, 'hash'>): string {
   return sha256Hex(entryHashInput(e, canonicalJson(e.payload)));
 }
 
@@ -87,6 +100,8 @@ export function chainEntries(
       ),
     );
     // A literal, not a spread: this runs for every entry, and spreading cost microseconds each.
+    // The type and payload are the input's, one record of the union, which the
+    // compiler cannot see through the two member reads.
     const entry = {
       seq,
       tableId: input.tableId,
@@ -95,7 +110,7 @@ export function chainEntries(
       prevHash,
       payload: input.payload,
       hash,
-    };
+    } as JournalEntry;
     out[i] = { entry, payloadJson };
     prevHash = hash;
   }

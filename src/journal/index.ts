@@ -1,4 +1,5 @@
 export * from './check.js';
 export * from './canonical-json.js';
+export * from './entries.js';
 export * from './entry.js';
 export * from './verify.js';

@@ -2,7 +2,15 @@
  * Recomputes the chain from entry 1 and names the first entry that does not
  * fit, so an inspector can see where tampering (or corruption) begins.
  */
-import { entryHash, GENESIS_HASH, type JournalEntry } from './entry.js';
+import { JournalEntryInvalid } from './entries.js';
+import {
+  entryHash,
+  entryHashInput,
+  GENESIS_HASH,
+  type JournalEntry,
+  type StoredEntry,
+} from './entry.js';
+import { sha256Hex } from './canonical-json.js';
 
 /** What verifyChain needs from a store; the ledger's Store satisfies it. */
 export interface JournalReader {
@@ -57,7 +65,7 @@ export async function verifyChain(
   let expectedSeq = from.seq + 1;
   let prevHash = from.hash;
   for (;;) {
-    const page = await reader.readJournal({ fromSeq: expectedSeq, limit: VERIFY_PAGE_ENTRIES_MAX });
+    const page = await readPage(reader, expectedSeq);
     for (const entry of page) {
       const failure = checkEntry(entry, expectedSeq, prevHash);
       if (failure !== undefined) return { ok: false, seq: expectedSeq, failure };
@@ -76,13 +84,39 @@ export async function verifyChain(
   return { ok: true, lastSeq, lastHash: prevHash };
 }
 
+/**
+ * A page of entries from `fromSeq`. An entry that does not parse (an edited
+ * type or payload) ends the page as stored, its payload still JSON text, so
+ * that its hash is checked like any other's: verification judges hashes, and
+ * the readers name the entry when they meet it.
+ */
+async function readPage(
+  reader: JournalReader,
+  fromSeq: number,
+): Promise<readonly (JournalEntry | UnparsedEntry)[]> {
+  try {
+    return await reader.readJournal({ fromSeq, limit: VERIFY_PAGE_ENTRIES_MAX });
+  } catch (error) {
+    if (!(error instanceof JournalEntryInvalid) || error.stored === undefined) throw error;
+    const before =
+      error.position === 0 ? [] : await reader.readJournal({ fromSeq, limit: error.position });
+    return [...before, { ...error.stored, unparsed: true }];
+  }
+}
+
+interface UnparsedEntry extends StoredEntry {
+  readonly unparsed: true;
+}
+
 function checkEntry(
-  entry: JournalEntry,
+  entry: JournalEntry | UnparsedEntry,
   expectedSeq: number,
   prevHash: string,
 ): ChainFailure | undefined {
   if (entry.seq !== expectedSeq) return 'seq_gap';
   if (entry.prevHash !== prevHash) return 'prev_hash_mismatch';
-  if (entryHash(entry) !== entry.hash) return 'hash_mismatch';
+  const hash =
+    'unparsed' in entry ? sha256Hex(entryHashInput(entry, entry.payloadJson)) : entryHash(entry);
+  if (hash !== entry.hash) return 'hash_mismatch';
   return undefined;
 }

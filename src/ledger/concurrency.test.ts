@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALICE, CAGE, IN_PLAY, seedTable, transfer } from './test-fixtures.js';
 import { withStores } from './testing.js';
+import { depositInput } from '../journal/samples.js';
 
 withStores('ledger concurrency', (h) => {
   describe('racing transactions', () => {
@@ -65,10 +66,7 @@ withStores('ledger concurrency', (h) => {
       await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           (i % 2 === 0 ? a : b).transaction((tx) =>
-            tx.appendJournal([
-              { tableId: `T${i % 3}`, type: 'tick', payload: { i } },
-              { tableId: null, type: 'tock', payload: { i } },
-            ]),
+            tx.appendJournal([depositInput(`T${i % 3}`, i), depositInput(null, 100 + i)]),
           ),
         ),
       );

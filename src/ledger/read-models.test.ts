@@ -1,6 +1,8 @@
 import { expect, it } from 'vitest';
 import { ALICE, BOB, CAGE, IN_PLAY, seedTable, transfer } from './test-fixtures.js';
 import { withStores } from './testing.js';
+import type { JournalType } from '../journal/index.js';
+import { sampleInput } from '../journal/samples.js';
 
 withStores('reads by the indexes of migration 5', (h) => {
   it('gives each wallet movement of the rounds asked for with the balance it left, whatever came after', async () => {
@@ -30,8 +32,8 @@ withStores('reads by the indexes of migration 5', (h) => {
 
   it("reads a table's entries of the indexed types, oldest or newest first, and settlements by time", async () => {
     const store = await h.open();
-    const append = (tableId: string | null, type: string, atMs: number) =>
-      store.transaction((tx) => tx.appendJournal([{ tableId, type, payload: { type } }]), {
+    const append = (tableId: string | null, type: JournalType, atMs: number) =>
+      store.transaction((tx) => tx.appendJournal([sampleInput(tableId, type)]), {
         nowMs: atMs,
       });
     await append('T1', 'table-created', 1_000);

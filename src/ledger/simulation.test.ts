@@ -11,6 +11,7 @@ import { verifyChain } from '../journal/index.js';
 import type { Store } from './store.js';
 import { withStores } from './testing.js';
 import { type AccountKind, CAGE_ACCOUNT_ID, mayGoNegative, type TransferInput } from './types.js';
+import { depositInput } from '../journal/samples.js';
 
 /** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
 function prng(seed: number): {
@@ -244,9 +245,7 @@ withStores('ledger simulation', (h) => {
         const reply = await store
           .transaction(async (tx) => {
             const result = await tx.postTransfers(batch);
-            await tx.appendJournal([
-              { tableId: null, type: 'sim-step', payload: { step, ok: result.ok } },
-            ]);
+            await tx.appendJournal([depositInput(null, step)]);
             if (rollBack) throw new Error('rolled back on purpose');
             return result;
           })

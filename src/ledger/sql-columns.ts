@@ -2,7 +2,7 @@
  * Column lists shared by both engines: rows come back already shaped as the
  * API's objects (double-quoted aliases work in SQLite and PostgreSQL alike).
  */
-import { GENESIS_HASH, type JournalEntry } from '../journal/index.js';
+import { GENESIS_HASH, type JournalEntry, parseStoredEntry } from '../journal/index.js';
 
 export const ACCOUNT_COLUMNS = `id, kind, balance_minor AS "balanceMinor", created_at_ms AS "createdAtMs"`;
 
@@ -50,16 +50,23 @@ export interface JournalRow {
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
-export function toJournalEntry(row: JournalRow): JournalEntry {
-  return {
-    seq: row.seq,
-    tableId: row.tableId,
-    type: row.type,
-    payload: JSON.parse(row.payloadJson) as unknown,
-    atMs: row.atMs,
-    prevHash: row.prevHash === null ? (row.seq === 1 ? GENESIS_HASH : '') : hex(row.prevHash),
-    hash: hex(row.hash),
-  };
+/**
+ * Every journal read maps its rows through this: an entry leaves the store
+ * parsed (src/journal/entries.ts); `position` is the row's index in the page.
+ */
+export function toJournalEntry(row: JournalRow, position = 0): JournalEntry {
+  return parseStoredEntry(
+    {
+      seq: row.seq,
+      tableId: row.tableId,
+      type: row.type,
+      payloadJson: row.payloadJson,
+      atMs: row.atMs,
+      prevHash: row.prevHash === null ? (row.seq === 1 ? GENESIS_HASH : '') : hex(row.prevHash),
+      hash: hex(row.hash),
+    },
+    position,
+  );
 }
 
 export function pageLimit(limit: number | undefined, max: number): number {

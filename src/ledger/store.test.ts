@@ -15,6 +15,7 @@ import { withStores } from './testing.js';
 import type { Store } from './store.js';
 import { StoreOpenError } from './errors.js';
 import type { TransferInput } from './types.js';
+import { depositInput, sampleInput } from '../journal/samples.js';
 
 const post = (store: Store, transfers: readonly TransferInput[]) =>
   store.transaction((tx) => tx.postTransfers(transfers));
@@ -412,9 +413,7 @@ withStores('ledger store', (h) => {
     it('refuses UPDATE and DELETE of transfers, the journal and accounts', async () => {
       const store = await h.open({ db: 'guards2' });
       await seedTable(store);
-      await store.transaction((tx) =>
-        tx.appendJournal([{ tableId: 'T1', type: 'opened', payload: {} }]),
-      );
+      await store.transaction((tx) => tx.appendJournal([sampleInput('T1', 'table-created')]));
       for (const sql of [
         'UPDATE transfers SET amount_minor = 1',
         'DELETE FROM transfers',
@@ -580,7 +579,7 @@ withStores('ledger store', (h) => {
         store.transaction(async (tx) => {
           await tx.createTable('T1', {}, { n: 1 });
           await tx.postTransfers([transfer('dep', CAGE, ALICE, 10)]);
-          await tx.appendJournal([{ tableId: 'T1', type: 'deposit', payload: { n: 1 } }]);
+          await tx.appendJournal([depositInput('T1', 1)]);
           await tx.putCommands([{ key: 'k', requestHash: 'h', response: {} }]);
           throw new Error('boom');
         }),

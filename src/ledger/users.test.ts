@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { withStores } from './testing.js';
 import type { Store } from './store.js';
 import type { Role, UserInput } from './users.js';
+import { sampleInput } from '../journal/samples.js';
 
 const HASH = 'scrypt$16384$8$1$c2FsdA$aGFzaA';
 const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
@@ -96,7 +97,7 @@ withStores('users and sessions', (h) => {
       await expect(
         store.transaction(async (tx) => {
           await tx.createUser(userInput('u1', 'alice'));
-          await tx.appendJournal([{ tableId: null, type: 'user-created', payload: { id: 'u1' } }]);
+          await tx.appendJournal([sampleInput(null, 'user-created')]);
           throw new Error('boom');
         }),
       ).rejects.toThrow('boom');
@@ -104,7 +105,7 @@ withStores('users and sessions', (h) => {
       expect((await store.journalHead()).lastSeq).toBe(0);
       await store.transaction(async (tx) => {
         await tx.createUser(userInput('u1', 'alice'));
-        await tx.appendJournal([{ tableId: null, type: 'user-created', payload: { id: 'u1' } }]);
+        await tx.appendJournal([sampleInput(null, 'user-created')]);
       });
       expect(await store.getUser('u1')).toBeDefined();
       expect((await store.journalHead()).lastSeq).toBe(1);

@@ -7,11 +7,11 @@
  */
 import type { Socket } from 'node:net';
 import { WebSocket } from 'ws';
+import { isRoundEventEntry } from '../journal/index.js';
 import type { Store, User } from '../ledger/index.js';
 import { readTableJournal } from '../service/round-snapshot.js';
 import { journalHeadSeq, journalPage } from '../service/reads.js';
 import type { PublishedEvent } from '../service/table-service.js';
-import { EVENT_TYPES, type RoundEvent } from '../table/index.js';
 import type { ServerLimits } from './context.js';
 import { EventFrames, type Feed, isBetEvent } from './feed.js';
 import type { Metrics } from './metrics.js';
@@ -27,8 +27,6 @@ export const HISTORY_ROUNDS_MAX = 100;
  */
 export const STAKES_INTERVAL_MS = 250;
 const STAKES_SOCKETS_PER_MS = 10;
-
-const ROUND_EVENT_TYPES = new Set<string>(EVENT_TYPES);
 
 export interface Client {
   readonly socket: WebSocket;
@@ -168,8 +166,8 @@ export class Hub {
     const from = roundSeqs[0]?.seq;
     if (from !== undefined) {
       for await (const entry of readTableJournal(this.store, tableId, from)) {
-        const event = entry.payload as RoundEvent;
-        if (event.type === 'round-settled') results.push(resultOf(event.roundNo, event.dice));
+        if (entry.type === 'round-settled')
+          results.push(resultOf(entry.payload.roundNo, entry.payload.dice));
       }
     }
     const kept = results.slice(-HISTORY_ROUNDS_MAX);
@@ -214,8 +212,8 @@ export class Hub {
   async resume(tableId: string, client: Client): Promise<void> {
     let betsLeftOut = false;
     for await (const entry of readTableJournal(this.store, tableId, client.sentSeq + 1)) {
-      if (!ROUND_EVENT_TYPES.has(entry.type)) continue;
-      const event = entry.payload as RoundEvent;
+      if (!isRoundEventEntry(entry)) continue;
+      const event = entry.payload;
       const data = new EventFrames(entry.seq, event).for(client.feed, client.user);
       if (data === null) betsLeftOut ||= isBetEvent(event);
       else this.send(client, data);

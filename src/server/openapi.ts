@@ -24,8 +24,8 @@ const errorSchema = {
   },
 };
 
-const jsonSchema = (schema: z.ZodType): object =>
-  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output' = 'input'): object =>
+  z.toJSONSchema(schema, { io, unrepresentable: 'any' });
 
 function parameters(spec: RouteSpec): object[] {
   const out: object[] = [];
@@ -69,7 +69,15 @@ function operation(spec: RouteSpec): object {
           },
         }),
     responses: {
-      [success]: { description: 'done' },
+      [success]:
+        success === '204'
+          ? { description: 'done; no content' }
+          : spec.response === undefined
+            ? { description: 'done' }
+            : {
+                description: 'done',
+                content: { 'application/json': { schema: jsonSchema(spec.response, 'output') } },
+              },
       '4XX': {
         description: 'refused: see error.code',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },

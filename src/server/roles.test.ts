@@ -16,6 +16,7 @@ import { FORWARD_PATH } from '../service/command-router.js';
 import { type App, buildApp } from './app.js';
 import { tokenHash } from '../service/sessions.js';
 import { forgedToken, seedRoles, sessionToken, TEST_PASSWORD } from './testing.js';
+import { sampleInput } from '../journal/samples.js';
 
 type Access = 'public' | 'any' | readonly Role[];
 type Caller = Role | 'anonymous' | 'forged' | 'expired';
@@ -455,9 +456,7 @@ withStores('roles', (h) => {
   it("shows each role the seed bet's player and the staff-only entries as the visibility rules say", async () => {
     const w = await world(await h.open());
     await w.app.fastify.ready();
-    await w.store.transaction((tx) =>
-      tx.appendJournal([{ tableId: T, type: 'fairness-alert-raised', payload: { tableId: T } }]),
-    );
+    await w.store.transaction((tx) => tx.appendJournal([sampleInput(T, 'fairness-alert-raised')]));
     const playerId = w.fixture.users.player.id;
     try {
       for (const caller of [...ROLES, 'anonymous'] as const) {

@@ -28,7 +28,7 @@ export interface RouteInput<B, Q, P> {
   readonly reply: FastifyReply;
 }
 
-export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
+export interface RouteSpec<B = unknown, Q = unknown, P = unknown, R = unknown> {
   readonly method: Method;
   /** Fastify style: /api/v1/tables/:tableId */
   readonly url: string;
@@ -41,6 +41,11 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   readonly params?: z.ZodType<P>;
   readonly successStatus?: number;
   /**
+   * The answer's shape, for /openapi.json; the handler must return it (the
+   * compiler checks). Not checked at run time: the handler builds it.
+   */
+  readonly response?: z.ZodType<R>;
+  /**
    * Whether a user who must change their password (a password somebody else
    * chose) may call it; only signing out, reading oneself and changing it may.
    */
@@ -50,7 +55,7 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
    * its content-type. A handler never sends the reply itself: fastify sends
    * what it returns, once.
    */
-  readonly handler: (input: RouteInput<B, Q, P>) => Promise<unknown>;
+  readonly handler: (input: RouteInput<B, Q, P>) => Promise<R>;
 }
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -67,10 +72,10 @@ export function parse<T>(schema: z.ZodType<T> | undefined, data: unknown, where:
   throw new HttpError(400, 'invalid_request', `${path}: ${issue.message}`);
 }
 
-export function registerRoute<B, Q, P>(
+export function registerRoute<B, Q, P, R>(
   app: FastifyInstance,
   ctx: AppContext,
-  spec: RouteSpec<B, Q, P>,
+  spec: RouteSpec<B, Q, P, R>,
 ): void {
   ctx.routes.push(spec as RouteSpec);
   app.route({

@@ -1,6 +1,9 @@
 /** The request schemas shared by routes and sockets (and the OpenAPI document). */
 import { z } from 'zod';
+import { publicBetSchema } from '../journal/index.js';
 import { ROLES } from '../ledger/index.js';
+import { AUDIT_CHECKS } from '../service/audit.js';
+import { PHASES } from '../table/index.js';
 import { FEEDS } from './feed.js';
 
 export const id = z
@@ -120,3 +123,83 @@ export const wsMessage = z.discriminatedUnion('type', [
 ]);
 
 export type WsMessage = z.infer<typeof wsMessage>;
+
+/** A user as every answer shows one: never a password hash. */
+export const userAnswer = z.strictObject({
+  id: z.string(),
+  username: z.string(),
+  displayName: z.string(),
+  role: z.enum(ROLES),
+  createdAtMs: z.number().int(),
+  disabled: z.boolean(),
+  mustChangePassword: z.boolean(),
+});
+
+/** A table as the list of tables shows it. */
+export const tableSummaryAnswer = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  currency: z.string(),
+  shaker: z.enum(['lever', 'electronic']),
+  phase: z.enum(PHASES),
+  roundNo: z.number().int(),
+});
+
+/** A bet placed or withdrawn: the bet as the round's event has it, its seq, and the wallet after. */
+export const betAnswerSchema = z.strictObject({
+  bet: publicBetSchema.nullable(),
+  seq: z.number().int().nullable(),
+  balanceMinor: z.number().int(),
+});
+
+/** The player's bets of the round; `winMinor` and `returnedMinor` once it is settled. */
+export const myBetsAnswer = z.strictObject({
+  roundNo: z.number().int(),
+  bets: z.array(
+    z.strictObject({
+      betId: z.string(),
+      spot: z.string(),
+      stakeMinor: z.number().int(),
+      rollNo: z.number().int(),
+      winMinor: z.number().int().exactOptional(),
+      returnedMinor: z.number().int().exactOptional(),
+    }),
+  ),
+});
+
+const minor = z.number().int();
+
+/** The round's stakes and the worst of the 216 outcomes for the house (Art. 6). */
+export const exposureAnswer = z.strictObject({
+  stakedMinor: minor,
+  worstCase: z.strictObject({
+    dice: z.tuple([z.number().int(), z.number().int(), z.number().int()]).readonly(),
+    returnedMinor: minor,
+    houseLossMinor: minor,
+  }),
+  expectedHouseGainMinor: minor,
+  liabilityCapMinor: minor,
+});
+
+const chainPoint = z.strictObject({ seq: z.number().int(), hash: z.string() });
+
+/** An audit's verdict (GET /api/v1/journal/verify): the counts and where it ended, or the first failure. */
+export const auditAnswer = z.union([
+  z.strictObject({
+    ok: z.literal(true),
+    entries: z.number().int(),
+    rounds: z.number().int(),
+    transfers: z.number().int(),
+    accounts: z.number().int(),
+    from: chainPoint,
+    checkedTo: chainPoint,
+  }),
+  z.strictObject({
+    ok: z.literal(false),
+    failure: z.strictObject({
+      check: z.enum(AUDIT_CHECKS),
+      seq: z.number().int().nullable(),
+      message: z.string(),
+    }),
+  }),
+]);

@@ -117,9 +117,7 @@ withStores('graceful shutdown', (h) => {
     expect(new Set(refusals)).toEqual(new Set(refusals.length > 0 ? ['shutting_down'] : []));
     const journal = await store.readJournal({ fromSeq: 1, limit: 1_000, tableId: T });
     const placed = new Set(
-      journal
-        .filter((e) => e.type === 'bet-placed')
-        .map((e) => (e.payload as { bet: { betId: string } }).bet.betId),
+      journal.flatMap((e) => (e.type === 'bet-placed' ? [e.payload.bet.betId] : [])),
     );
     for (const bet of acked) expect(placed).toContain(bet.betId);
   });

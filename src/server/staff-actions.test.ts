@@ -8,7 +8,7 @@ import { PG_MIGRATIONS, SQLITE_MIGRATIONS, STAFF_ACTIONS_SQL } from '../ledger/i
 import { withStores } from '../ledger/testing.js';
 import { simulatedTableSettings } from '../service/table-settings.js';
 import { buildApp } from './app.js';
-import type { StaffAction } from './staff-actions.js';
+import type { StaffAction } from '../service/staff-actions.js';
 import { seedRoles, sessionToken } from './testing.js';
 
 it("writes the staff actions' index condition word for word in both engines' migrations", () => {

@@ -16,6 +16,7 @@ import { simulatedTableSettings } from '../service/table-settings.js';
 import { type App, type AppOptions, buildApp } from './app.js';
 import { WS_CLOSE_SESSION_ENDED } from './session-sockets.js';
 import { seedRoles, seedUsers, sessionToken, TEST_PASSWORD } from './testing.js';
+import { sampleInput } from '../journal/samples.js';
 
 const T = 'T1';
 const OPEN = ['cover', 'fasten-latches', 'trigger-shaker', 'open-betting'];
@@ -133,9 +134,7 @@ describe('who sees whose bets (Art. 2.1 play, items 8 and 9)', () => {
       await run(f.app, OPEN);
       await placeBet(f.app, f.other, 'theirs', 'big');
       await f.store.transaction((tx) =>
-        tx.appendJournal([
-          { tableId: T, type: 'fairness-alert-raised', payload: { tableId: T, pValue: 1e-30 } },
-        ]),
+        tx.appendJournal([sampleInput(T, 'fairness-alert-raised')]),
       );
       const read = async (user: User) => {
         const res = await f.app.fastify.inject({

@@ -20,7 +20,7 @@
  * it, so the chain is verified from the whole journal (the inspector's
  * GET /journal/verify), not from a filtered read.
  */
-import type { JournalEntry } from '../journal/index.js';
+import { isRoundEventEntry, type JournalEntry, typedRecord } from '../journal/index.js';
 import type { Role, User } from '../ledger/index.js';
 import { EVENT_TYPES, type PublicBet, type RoundEvent } from '../table/index.js';
 
@@ -73,8 +73,9 @@ export function visibleEvent(event: RoundEvent, viewer: Viewer): RoundEvent {
 /** A journal entry of a table as the viewer may see it, or null when it is not for them. */
 export function visibleEntry(entry: JournalEntry, viewer: Viewer): JournalEntry | null {
   if (!PUBLIC_ENTRY_TYPES.has(entry.type)) return isTableStaff(viewer) ? entry : null;
-  if (seesPlayers(viewer) || !(EVENT_TYPES as readonly string[]).includes(entry.type)) return entry;
-  return { ...entry, payload: visibleEvent(entry.payload as RoundEvent, viewer) };
+  if (seesPlayers(viewer) || !isRoundEventEntry(entry)) return entry;
+  const { type: _type, payload, ...header } = entry;
+  return { ...header, ...typedRecord(visibleEvent(payload, viewer)) };
 }
 
 export function visibleEntries(entries: readonly JournalEntry[], viewer: Viewer): JournalEntry[] {

@@ -100,7 +100,11 @@ async function setPassword(
   store: Store,
   user: User,
   password: string,
-  change: { readonly by: Actor; readonly mustChange: boolean; readonly type: string },
+  change: {
+    readonly by: Actor;
+    readonly mustChange: boolean;
+    readonly type: 'password-reset' | 'password-changed';
+  },
 ): Promise<void> {
   checkStrength(password, user.username);
   const passwordHash = await hashPassword(password);

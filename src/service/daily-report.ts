@@ -23,14 +23,19 @@ import {
   macauDate,
   type SettledRound,
 } from '../compliance/index.js';
-import type { JournalEntry } from '../journal/index.js';
-import { type IndexedJournalType, PAGE_ROWS_MAX, type Store } from '../ledger/index.js';
+import { isRoundEventEntry, type JournalEntryOf } from '../journal/index.js';
+import { PAGE_ROWS_MAX, type Store } from '../ledger/index.js';
 import type { TotalOdds } from '../rules/index.js';
 import { type BetResult, betResults, type RoundEvent } from '../table/index.js';
 import { renderDailyReportHtml } from './daily-report-html.js';
 import { lastIndexedEntry, readIndexedEntries } from './indexed-journal.js';
 import { readTableJournal, StandingBets } from './round-snapshot.js';
-import type { OptionsAuthorization, TableSettings } from './table-settings.js';
+import {
+  fromStoredSettings,
+  type OptionsAuthorization,
+  readStoredSettings,
+  type TableSettings,
+} from './table-settings.js';
 
 export type ReportFormat = 'json' | 'csv' | 'html';
 export const REPORT_FORMATS: readonly ReportFormat[] = ['json', 'csv', 'html'];
@@ -88,7 +93,7 @@ export async function readTableDay(
 ): Promise<TableDay | undefined> {
   if (!isIsoDate(date)) throw new RangeError(`not a YYYY-MM-DD date: ${JSON.stringify(date)}`);
   const readUntilMs = macauDayStartMs(addDays(date, 1)) + READ_PAST_DAY_MS;
-  const changes: JournalEntry[] = [];
+  const changes: JournalEntryOf<(typeof SETTINGS_TYPES)[number]>[] = [];
   for await (const e of readIndexedEntries(store, tableId, SETTINGS_TYPES)) changes.push(e);
   if (changes.length === 0) return undefined;
   // The settings in force at an entry: the last change journaled before it.
@@ -108,7 +113,10 @@ export async function readTableDay(
     else if (!sameOptions(optionsInForce.at(-1), period)) optionsInForce.push(period);
   }
   const record = await store.getTable(tableId);
-  const tableName = (record?.config as TableSettings | undefined)?.name ?? settings.name;
+  const tableName =
+    record === undefined
+      ? settings.name
+      : readStoredSettings(record.config, `table ${tableId}`).name;
   const totalOdds = rounds[0]?.totalOdds ?? settings.paytable.totalOdds;
   const input: DailyReportInput = {
     tableId,
@@ -147,9 +155,9 @@ function sameOptions(a: OptionsPeriod | undefined, b: OptionsPeriod): boolean {
   );
 }
 
-const SETTINGS_TYPES: readonly IndexedJournalType[] = ['table-created', 'table-settings-changed'];
-const settingsOf = (entry: JournalEntry): TableSettings =>
-  (entry.payload as { settings: TableSettings }).settings;
+const SETTINGS_TYPES = ['table-created', 'table-settings-changed'] as const;
+const settingsOf = (entry: JournalEntryOf<(typeof SETTINGS_TYPES)[number]>): TableSettings =>
+  fromStoredSettings(entry.payload.settings);
 
 /**
  * The rounds settled on the Macau day, each with its standing bets and void
@@ -170,7 +178,10 @@ async function settledRounds(
       untilAtMs: macauDayStartMs(addDays(date, 1)) + READ_PAST_DAY_MS,
       limit: PAGE_ROWS_MAX,
     })
-  ).filter((e) => macauDate((e.payload as Settled).atMs) === date);
+  ).filter(
+    (e): e is JournalEntryOf<'round-settled'> =>
+      e.type === 'round-settled' && macauDate(e.payload.atMs) === date,
+  );
   if (settlements.length === 0) return [];
   const wanted = new Set(settlements.map((e) => e.seq));
   const lastSeq = settlements[settlements.length - 1]!.seq;
@@ -180,12 +191,13 @@ async function settledRounds(
   let voidRolls = 0;
   for await (const entry of readTableJournal(store, tableId, (previous?.seq ?? 0) + 1)) {
     if (entry.seq > lastSeq) break;
-    const event = entry.payload as RoundEvent;
+    if (!isRoundEventEntry(entry)) continue;
+    const event = entry.payload;
     bets.apply(event);
     if (event.type === 'dome-covered' && event.newRound) voidRolls = 0;
-    else if (entry.type === 'roll-voided') voidRolls++;
-    else if (entry.type === 'round-settled' && wanted.has(entry.seq)) {
-      const settled = event as Settled;
+    else if (event.type === 'roll-voided') voidRolls++;
+    else if (event.type === 'round-settled' && wanted.has(entry.seq)) {
+      const settled = event;
       const odds = settingsAt(entry.seq).paytable.totalOdds;
       rounds.push(settledRound(settled, betResults(bets.list, settled), voidRolls, odds));
     }

@@ -36,14 +36,8 @@ import {
   smallestDetectableExcess,
   type SpanEvaluation,
 } from '../compliance/index.js';
-import type { JournalEntry } from '../journal/index.js';
-import {
-  type IndexedJournalType,
-  KeyedQueue,
-  type ReadModel,
-  type Store,
-} from '../ledger/index.js';
-import type { Dice } from '../rules/index.js';
+import { type JournalEntry, typedRecord } from '../journal/index.js';
+import { KeyedQueue, type ReadModel, type Store } from '../ledger/index.js';
 import { readIndexedEntries } from './indexed-journal.js';
 import type { ServiceResult } from './house-options.js';
 import type { TableService } from './table-service.js';
@@ -149,8 +143,6 @@ export interface TableHoldReleasedEvent {
 }
 
 type RaisedAlert = Extract<FairnessMonitorEvent, { type: 'fairness-alert-raised' }>;
-
-type AlertPayload = FairnessMonitorEvent;
 
 const alertKey = (a: { span: string; test: string }): string => `${a.span}/${a.test}`;
 
@@ -332,10 +324,7 @@ export class FairnessService {
     let unheld: RaisedAlert | null = null;
     for await (const entry of readIndexedEntries(this.store, tableId, HOLD_TYPES)) {
       if (entry.type !== 'fairness-alert-raised') unheld = null;
-      else {
-        const raised = entry.payload as Extract<AlertPayload, { type: 'fairness-alert-raised' }>;
-        if (this.isSevere(raised)) unheld = raised;
-      }
+      else if (this.isSevere(entry.payload)) unheld = entry.payload;
     }
     return unheld;
   }
@@ -388,22 +377,22 @@ export class FairnessService {
       if ((await tx.tableVersion(tableId, { lock: 'exclusive' })) === undefined) return [];
       const active = new Set<string>();
       for await (const entry of readIndexedEntries(this.store, tableId, ALERT_TYPES)) {
-        if (entry.type === 'fairness-alert-raised')
-          active.add(alertKey(entry.payload as AlertPayload));
-        else active.delete(alertKey(entry.payload as AlertPayload));
+        if (entry.type === 'fairness-alert-raised') active.add(alertKey(entry.payload));
+        else active.delete(alertKey(entry.payload));
       }
       const fresh = events.filter((e) =>
         e.type === 'fairness-alert-raised' ? !active.has(alertKey(e)) : active.has(alertKey(e)),
       );
       return fresh.length === 0
         ? []
-        : tx.appendJournal(fresh.map((e) => ({ tableId, type: e.type, payload: e })));
+        : tx.appendJournal(fresh.map((e) => ({ tableId, ...typedRecord(e) })));
     });
     if (entries.length > 0) this.onAlert(tableId, entries);
     // The most severe of the alerts raised holds the table (Art. 1.1).
     const severe = entries
-      .map((e) => e.payload as FairnessMonitorEvent)
-      .filter((e): e is RaisedAlert => e.type === 'fairness-alert-raised' && this.isSevere(e))
+      .flatMap((e) =>
+        e.type === 'fairness-alert-raised' && this.isSevere(e.payload) ? [e.payload] : [],
+      )
       .sort((a, b) => a.pValue - b.pValue)[0];
     if (severe !== undefined) await this.holdFor(tableId, severe);
   }
@@ -430,7 +419,7 @@ export async function rebuildMonitor(
     tracked.seq = entry.seq;
     feed(tracked, entry, false);
     if (entry.type === 'fairness-alert-raised') {
-      const raised = entry.payload as Extract<AlertPayload, { type: 'fairness-alert-raised' }>;
+      const raised = entry.payload;
       active.set(alertKey(raised), {
         span: raised.span,
         test: raised.test,
@@ -438,7 +427,7 @@ export async function rebuildMonitor(
         pValue: raised.pValue,
       });
     } else if (entry.type === 'fairness-alert-cleared') {
-      active.delete(alertKey(entry.payload as AlertPayload));
+      active.delete(alertKey(entry.payload));
     }
   }
   if (tracked === undefined) return undefined;
@@ -448,17 +437,9 @@ export async function rebuildMonitor(
 
 /** Rolls between two keeps of a table's monitor: a restart reads at most this many settlements. */
 export const KEEP_EVERY_ROLLS = 100;
-const ALERT_TYPES: readonly IndexedJournalType[] = [
-  'fairness-alert-raised',
-  'fairness-alert-cleared',
-];
+const ALERT_TYPES = ['fairness-alert-raised', 'fairness-alert-cleared'] as const;
 /** Creation tells that the table exists; the others feed the monitor. */
-const RESTORE_TYPES: readonly IndexedJournalType[] = [
-  'table-created',
-  'round-settled',
-  DICE_CHANGED,
-  ...ALERT_TYPES,
-];
+const RESTORE_TYPES = ['table-created', 'round-settled', DICE_CHANGED, ...ALERT_TYPES] as const;
 
 export const fairnessModel = (tableId: string): string => `fairness/${tableId}`;
 
@@ -485,14 +466,14 @@ export function keptMonitor(
  */
 function feed(tracked: Tracked, entry: JournalEntry, test: boolean): FairnessMonitorEvent[] {
   if (entry.type === 'round-settled') {
-    const dice = (entry.payload as { dice: Dice }).dice;
+    const { dice } = entry.payload;
     if (test) return tracked.monitor.recordRoll(dice);
     tracked.monitor.addRoll(dice);
     return [];
   }
   if (entry.type === DICE_CHANGED) {
     tracked.diceChanges++;
-    const cleared = tracked.monitor.onDiceChanged(parseDiceChangedEvent(entry.payload));
+    const cleared = tracked.monitor.onDiceChanged(entry.payload);
     return test ? cleared : [];
   }
   return [];

@@ -23,8 +23,8 @@
  * On SQLite (one node) the same code runs with a single-node cluster: every
  * lease is ours and the journal poll finds nothing new.
  */
+import { isRoundEventEntry } from '../journal/index.js';
 import type { Store } from '../ledger/index.js';
-import { EVENT_TYPES, type RoundEvent } from '../table/index.js';
 import type { PublishedEvent, TableService } from './table-service.js';
 
 export interface FloorOptions {
@@ -53,9 +53,6 @@ export interface FloorOptions {
   readonly takeLease?: (tableId: string) => Promise<boolean>;
 }
 
-const ROUND_EVENTS = new Set<string>(EVENT_TYPES);
-const CAGE_MOVES = new Set<string>(['deposit', 'withdrawal']);
-const OPENINGS = new Set<string>(['table-opened', 'table-closed']);
 const JOURNAL_PAGE = 1_000;
 
 export class Floor {
@@ -142,13 +139,16 @@ export class Floor {
       for (const entry of page) {
         if (entry.seq <= this.lastSeq) continue;
         this.lastSeq = entry.seq;
-        if (entry.tableId === null && CAGE_MOVES.has(entry.type))
-          this.options.walletMoved?.((entry.payload as { playerId: string }).playerId);
-        if (entry.tableId !== null && OPENINGS.has(entry.type))
+        if (entry.tableId === null && (entry.type === 'deposit' || entry.type === 'withdrawal'))
+          this.options.walletMoved?.(entry.payload.playerId);
+        if (
+          entry.tableId !== null &&
+          (entry.type === 'table-opened' || entry.type === 'table-closed')
+        )
           this.options.tableOpened?.(entry.tableId, entry.seq, entry.type === 'table-opened');
-        if (entry.tableId === null || !ROUND_EVENTS.has(entry.type)) continue;
+        if (entry.tableId === null || !isRoundEventEntry(entry)) continue;
         const list = byTable.get(entry.tableId) ?? [];
-        list.push({ seq: entry.seq, event: entry.payload as RoundEvent });
+        list.push({ seq: entry.seq, event: entry.payload });
         byTable.set(entry.tableId, list);
       }
       for (const [tableId, events] of byTable) {

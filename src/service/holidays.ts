@@ -107,14 +107,14 @@ export class HolidayCalendarService {
       this.scannedSeq,
     )) {
       this.scannedSeq = entry.seq;
-      const payload = entry.payload as { list?: unknown; loadedBy?: unknown };
-      // Only this service writes the entry, validated; the audit's chain check guards the rest.
-      const parsed = parseHolidayYear(payload.list);
+      const { list, loadedBy } = entry.payload;
+      // The journal's schema checked the shape; the list's dates are checked as when it was loaded.
+      const parsed = parseHolidayYear(list);
       if (!parsed.ok) continue;
       this.years.set(parsed.value.year, {
         ...parsed.value,
         origin: 'loaded',
-        loadedBy: typeof payload.loadedBy === 'string' ? payload.loadedBy : null,
+        loadedBy,
         loadedAtMs: entry.atMs,
         seq: entry.seq,
       });

@@ -158,8 +158,8 @@ withStores('house options (Art. 8)', (h) => {
         ),
       ),
     ).toBe('proposal_expired');
-    const refused = (await tableEntries(store, 'house-options-refused')).map(
-      (e) => (e.payload as { code: string }).code,
+    const refused = (await tableEntries(store)).flatMap((e) =>
+      e.type === 'house-options-refused' ? [e.payload.code] : [],
     );
     expect(refused).toEqual(['request_not_timely', 'authorization_missing', 'proposal_expired']);
     expect((await houseOptions.view(T))!.current.displayBoard).toBe(true);

@@ -36,9 +36,10 @@ import { type IndexedJournalType, KeyedQueue, type Store } from '../ledger/index
 import { isRecord } from '../rules/index.js';
 import { can } from '../table/index.js';
 import type { HolidayCalendarService } from './holidays.js';
+import { typedRecord } from '../journal/index.js';
 import { readIndexedEntries } from './indexed-journal.js';
 import type { ServiceRejection, TableService } from './table-service.js';
-import type { TableSettings } from './table-settings.js';
+import { fromStoredSettings, type TableSettings } from './table-settings.js';
 
 /** Who adopts a proposal when its date comes (in house-options-adopted's `adoptedBy`). */
 export const AUTOMATIC_ADOPTER = 'system:automatic-adoption';
@@ -51,7 +52,7 @@ const WORKFLOW_EVENT_TYPES = [
   'house-options-refused',
 ] as const satisfies readonly IndexedJournalType[];
 /** A table's creation (its commissioned options) and the workflow's entries, all indexed. */
-const READ_TYPES: readonly IndexedJournalType[] = ['table-created', ...WORKFLOW_EVENT_TYPES];
+const READ_TYPES = ['table-created', ...WORKFLOW_EVENT_TYPES] as const;
 
 export type ServiceResult<T> =
   | { readonly ok: true; readonly value: T }
@@ -346,7 +347,7 @@ export class HouseOptionsService {
         proposalId,
       },
       changedBy: adoptedBy,
-      entries: decision.events.map((e) => ({ tableId, type: e.type, payload: { ...e, ...basis } })),
+      entries: decision.events.map((e) => ({ tableId, ...typedRecord({ ...e, ...basis }) })),
     });
     if (!changed.ok) {
       if (!quiet && changed.rejection.code === 'table_mid_round') {
@@ -426,7 +427,7 @@ export class HouseOptionsService {
       const decision = decideOn(state);
       if (decision.events.length > 0)
         await tx.appendJournal(
-          decision.events.map((e) => ({ tableId, type: e.type, payload: { ...e, ...basis } })),
+          decision.events.map((e) => ({ tableId, ...typedRecord({ ...e, ...basis }) })),
         );
       return decision;
     });
@@ -454,7 +455,7 @@ export class HouseOptionsService {
       if (cached === undefined) {
         // A table's first entry is its creation, with the options it was commissioned with.
         if (entry.type !== 'table-created') continue;
-        const { settings } = entry.payload as { settings: TableSettings };
+        const settings = fromStoredSettings(entry.payload.settings);
         cached = {
           state: initialHouseOptionsState(tableId, commissionedOptions(settings)),
           scannedSeq: 0,

@@ -12,6 +12,7 @@ import { deposit, openWallet } from './cage.js';
 import { readTableJournal, StandingBets } from './round-snapshot.js';
 import { simulatedTableSettings } from './table-settings.js';
 import { type CommandOutcome, TableService } from './table-service.js';
+import { isRoundEventEntry } from '../journal/index.js';
 
 const T = 'T1';
 const PLAYERS = ['ana', 'bo', 'chan', 'dora'];
@@ -68,8 +69,7 @@ async function balance(store: Store, accountId: string): Promise<number> {
 async function roundEvents(store: Store, roundNo: number): Promise<RoundEvent[]> {
   const events: RoundEvent[] = [];
   for await (const entry of readTableJournal(store, T, 1)) {
-    const event = entry.payload as RoundEvent;
-    if (event.roundNo === roundNo) events.push(event);
+    if (isRoundEventEntry(entry) && entry.payload.roundNo === roundNo) events.push(entry.payload);
   }
   return events;
 }

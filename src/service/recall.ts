@@ -11,11 +11,11 @@
  * until its reveal.
  */
 import { verifyReveal } from '../dice/index.js';
-import type { JournalEntry } from '../journal/index.js';
+import { isRoundEventEntry, type JournalEntryOf } from '../journal/index.js';
 import { type Store, walletAccount } from '../ledger/index.js';
 import type { Dice } from '../rules/index.js';
 import {
-  EVENT_TYPES,
+  type EventType,
   type PlacedBet,
   type RoundEvent,
   type SealedRoll,
@@ -23,8 +23,9 @@ import {
   type VoidReason,
 } from '../table/index.js';
 import { roundReference } from './money.js';
-import { readTableJournal, RECENT_ROUNDS_MAX, type RoundHeader } from './round-snapshot.js';
-import type { OptionsAuthorization, TableSettings } from './table-settings.js';
+import { readTableJournal, RECENT_ROUNDS_MAX } from './round-snapshot.js';
+import { parseStoredHeader } from './stored-header.js';
+import { type OptionsAuthorization, readStoredSettings } from './table-settings.js';
 
 export const RECALL_ROUNDS_DEFAULT = 10;
 /** The table header keeps the start of this many rounds; older ones need the full journal. */
@@ -128,15 +129,15 @@ export async function recallRounds(
 ): Promise<RecalledRound[] | undefined> {
   const record = await store.getTable(tableId);
   if (record === undefined) return undefined;
-  const recent = (record.state as RoundHeader).recentRoundSeqs;
+  const recent = parseStoredHeader(record.state, tableId).recentRoundSeqs;
   const wanted = recent.slice(-Math.max(1, Math.min(rounds, RECALL_ROUNDS_MAX)));
   if (wanted.length === 0) return [];
   const builders = new Map(wanted.map((r) => [r.roundNo, new RoundBuilder(tableId, r.roundNo)]));
   const changes: AuthorizationChange[] = [];
   for await (const entry of readTableJournal(store, tableId, wanted[0]!.seq)) {
     if (entry.type === 'table-settings-changed') changes.push(authorizationOf(entry));
-    if (!isRoundEvent(entry)) continue;
-    builders.get((entry.payload as RoundEvent).roundNo)?.add(entry);
+    if (!isRoundEventEntry(entry)) continue;
+    builders.get(entry.payload.roundNo)?.add(entry);
   }
   const built = [...builders.values()].filter((b) => b.started);
   const balances = await walletBalances(store, tableId, built);
@@ -146,7 +147,7 @@ export async function recallRounds(
   // Without a change in the range, the settings in force now were in force throughout.
   const first =
     changes.length === 0
-      ? ((record.config as TableSettings).authorization ?? null)
+      ? readStoredSettings(record.config, `table ${tableId}`).authorization
       : await authorizationAt(store, tableId, wanted[0]!.seq);
   return built.map((b) => {
     const round = b.finish(balances, names);
@@ -160,9 +161,10 @@ interface AuthorizationChange {
   readonly authorization: OptionsAuthorization | null;
 }
 
-function authorizationOf(entry: JournalEntry): AuthorizationChange {
-  const { settings } = entry.payload as { settings: TableSettings };
-  return { seq: entry.seq, authorization: settings.authorization ?? null };
+function authorizationOf(
+  entry: JournalEntryOf<'table-created' | 'table-settings-changed'>,
+): AuthorizationChange {
+  return { seq: entry.seq, authorization: entry.payload.settings.authorization ?? null };
 }
 
 /** The authorization in force before `seq`: read from the table's start (a change is rare). */
@@ -178,12 +180,6 @@ async function authorizationAt(
       found = authorizationOf(entry).authorization;
   }
   return found;
-}
-
-const ROUND_EVENT_TYPES = new Set<string>(EVENT_TYPES);
-
-function isRoundEvent(entry: JournalEntry): boolean {
-  return ROUND_EVENT_TYPES.has(entry.type);
 }
 
 interface MutableRoll {
@@ -217,8 +213,8 @@ class RoundBuilder {
     readonly roundNo: number,
   ) {}
 
-  add(entry: JournalEntry): void {
-    const event = entry.payload as RoundEvent;
+  add(entry: JournalEntryOf<EventType>): void {
+    const event = entry.payload;
     if (!this.started) {
       this.started = true;
       this.firstSeq = entry.seq;

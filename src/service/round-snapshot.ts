@@ -6,7 +6,7 @@
  * and are rebuilt from it when a node loads the table. So a bet costs one small
  * row update, not a rewrite of every bet of the round.
  */
-import type { JournalEntry } from '../journal/index.js';
+import { isRoundEventEntry, type JournalEntry } from '../journal/index.js';
 import type { Store } from '../ledger/index.js';
 import {
   initialState,
@@ -86,7 +86,8 @@ export async function foldRound(
   const bets = new StandingBets();
   let settlement: Settlement | null = null;
   for await (const entry of entries) {
-    const event = entry.payload as RoundEvent;
+    if (!isRoundEventEntry(entry)) continue;
+    const event = entry.payload;
     bets.apply(event);
     if (event.type === 'round-settled') {
       settlement = settlementOf(event);

@@ -99,7 +99,29 @@ export async function playScenario(store: Store, seed = 'golden'): Promise<strin
         proposalId: 'P1',
       },
       changedBy: 'sup-1',
-      entries: [{ tableId: T, type: 'house-options-adopted', payload: { proposalId: 'P1' } }],
+      entries: [
+        {
+          tableId: T,
+          type: 'house-options-adopted',
+          payload: {
+            type: 'house-options-adopted',
+            tableId: T,
+            on: '2026-01-02',
+            proposalId: 'P1',
+            version: 2,
+            options: {
+              shaker: 'electronic',
+              layoutCount: 1,
+              displayBoard: false,
+              announceAloud: false,
+              paytable: DEFAULT_PAYTABLE,
+            },
+            adoptedBy: 'sup-1',
+            authorizationReference: 'DICJ-1',
+            supersededProposalIds: [],
+          },
+        },
+      ],
     }),
   );
   note(await service.hold(T, { reason: 'alert', article: '1.1', sinceMs: now }, []));
@@ -107,8 +129,32 @@ export async function playScenario(store: Store, seed = 'golden'): Promise<strin
   note(
     await service.recordBetweenRounds(
       T,
-      [{ tableId: T, type: 'dice-changed', payload: { by: 'sup-1' } }],
-      { tableId: T, type: 'hold-released', payload: { by: 'sup-1' } },
+      [
+        {
+          tableId: T,
+          type: 'dice-changed',
+          payload: {
+            type: 'dice-changed',
+            tableId: T,
+            diceSetId: 'set-2',
+            changedBy: 'sup-1',
+            on: '2026-01-02',
+            reason: null,
+          },
+        },
+      ],
+      {
+        tableId: T,
+        type: 'table-hold-released',
+        payload: {
+          type: 'table-hold-released',
+          tableId: T,
+          on: '2026-01-02',
+          how: 'dice-changed',
+          by: 'sup-1',
+          note: null,
+        },
+      },
     ),
   );
   note(await service.release(T, []));

@@ -145,6 +145,65 @@ export function parseTableSettings(
   return ok(settings);
 }
 
+/**
+ * Settings as the journal and the table's row keep them: the client's fields,
+ * a valid paytable, and the authorization, which settings stored before
+ * authorizations were recorded lack. Checked, never transformed: a journal
+ * entry's payload must read back as it was hashed.
+ */
+export const storedTableSettingsSchema = settingsSchema
+  .extend({
+    paytable: z.custom<Paytable>((v) => parsePaytable(v).ok, 'not a valid paytable'),
+    authorization: z
+      .strictObject({
+        mark: z.enum(['dicj', 'demonstration', 'simulation']),
+        reference: z.string(),
+        authorizedOn: z.string(),
+        recordedBy: z.string(),
+        proposalId: z.string().nullable(),
+      })
+      .nullable()
+      .exactOptional(),
+  })
+  .superRefine((settings, ctx) => {
+    const { authorization, ...doc } = settings;
+    const parsed = parseTableSettings(doc, authorization ?? null);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error.message });
+  });
+
+export type StoredTableSettings = z.infer<typeof storedTableSettingsSchema>;
+
+/** Stored settings that do not parse: the table's row or journal entry is corrupt. */
+export class StoredSettingsInvalid extends Error {
+  readonly code = 'stored_settings_invalid';
+  constructor(where: string, problem: string) {
+    super(`stored settings of ${where} do not parse: ${problem}`);
+    this.name = 'StoredSettingsInvalid';
+  }
+}
+
+/**
+ * Stored settings (a table row's config, or a journal entry's) as the service
+ * uses them: parsed through their schema, with `authorization` null where it
+ * was never recorded.
+ */
+export function readStoredSettings(stored: unknown, where: string): TableSettings {
+  const parsed = storedTableSettingsSchema.safeParse(stored);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new StoredSettingsInvalid(
+      where,
+      `${issue.path.join('.') || 'settings'}: ${issue.message}`,
+    );
+  }
+  return fromStoredSettings(parsed.data);
+}
+
+/** Parsed stored settings with `authorization` null where it was never recorded. */
+export function fromStoredSettings(stored: StoredTableSettings): TableSettings {
+  return { ...stored, authorization: stored.authorization ?? null };
+}
+
 export function toTableConfig(settings: TableSettings): TableConfig {
   return {
     tableId: settings.tableId,

@@ -6,7 +6,7 @@
  * can persist it after every transition. The configuration holds the compiled
  * paytable (typed arrays) and is therefore passed beside the state, never in it.
  */
-import type { SealedRoll } from '../dice/seal.js';
+import type { SealedRoll } from '../dice/seal-format.js';
 import type { CompiledPaytable, Dice } from '../rules/index.js';
 import type { RejectionCode } from './rejections.js';
 
@@ -93,7 +93,7 @@ export const PHASES: readonly Phase[] = [
  * (`sealRoll`, or `sealDice` in a simulation; the committed message is in
  * docs/dice.md). Until the reveal only the commitment leaves the machine.
  */
-export type { SealedRoll } from '../dice/seal.js';
+export type { SealedRoll } from '../dice/seal-format.js';
 
 export interface PlacedBet {
   /** Client-supplied, unique within the round (a withdrawn bet's id stays used). */

@@ -10,6 +10,7 @@ import { TableService } from '../../service/table-service.js';
 import type { RoundEvent } from '../../table/index.js';
 import { runCli } from '../testing.js';
 import type { PlayReport } from '../../service/simulated-table.js';
+import { isRoundEventEntry } from '../../journal/index.js';
 
 let dir = '';
 let n = 0;
@@ -35,7 +36,7 @@ async function journalEvents(db: string): Promise<RoundEvent[]> {
   try {
     const events: RoundEvent[] = [];
     for await (const e of readTableJournal(store, 'T1', 1))
-      if (e.type !== 'table-created') events.push(e.payload as RoundEvent);
+      if (isRoundEventEntry(e)) events.push(e.payload);
     return events;
   } finally {
     await store.close();

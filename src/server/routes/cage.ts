@@ -1,6 +1,7 @@
 /** The cashier's routes: players' balances, deposits and withdrawals. */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { cashierMove, playerBalances } from '../../service/cage.js';
 import type { AppContext } from '../context.js';
 import { fromRejection } from '../http-error.js';
@@ -14,6 +15,14 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Players with their wallet balances',
     tag: 'cage',
     roles: ['cashier', 'supervisor'],
+    response: z.array(
+      z.strictObject({
+        id: z.string(),
+        username: z.string(),
+        displayName: z.string(),
+        balanceMinor: z.number().int(),
+      }),
+    ),
     handler: () => playerBalances(ctx.store),
   });
 
@@ -29,6 +38,7 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
       roles: ['cashier'],
       params: playerParams,
       body: cageBody,
+      response: z.strictObject({ balanceMinor: z.number().int(), transferId: z.string() }),
       handler: async ({ params, body, user, idempotencyKey }) => {
         const outcome = await cashierMove(ctx.store, kind, {
           playerId: params.playerId,

@@ -190,8 +190,10 @@ withStores('compliance routes', (h) => {
         const { code } = errorOf(late);
         expect(code).toBe('request_not_timely');
         const journal = await w.store.readJournal({ fromSeq: 1, limit: 100, tableId: T });
-        const refused = journal.filter((e) => e.type === 'house-options-refused');
-        expect(refused.map((e) => (e.payload as { code: string }).code)).toEqual([code]);
+        const refused = journal.flatMap((e) =>
+          e.type === 'house-options-refused' ? [e.payload.code] : [],
+        );
+        expect(refused).toEqual([code]);
       } finally {
         await w.app.shutdown();
       }

@@ -13,7 +13,7 @@ import { floorRoutes } from './floor.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isIsoDate, REASON_LENGTH_MAX, REFERENCE_LENGTH_MAX } from '../../compliance/index.js';
-import type { JournalEntry } from '../../journal/index.js';
+import { type JournalEntry, payloadSchema } from '../../journal/index.js';
 import { readTableDay, REPORT_FORMATS, renderTableDay } from '../../service/daily-report.js';
 import { FairnessService, TABLE_HELD, TABLE_HOLD_RELEASED } from '../../service/fairness.js';
 import { HolidayCalendarService } from '../../service/holidays.js';
@@ -158,7 +158,8 @@ function alerted(
   entries: readonly JournalEntry[],
 ): void {
   for (const entry of entries) {
-    const alert = entry.payload as { span: string; test: string; pValue: number | null };
+    if (entry.type !== 'fairness-alert-raised' && entry.type !== 'fairness-alert-cleared') continue;
+    const alert = entry.payload;
     if (entry.type === 'fairness-alert-raised') {
       ctx.metrics.count('cussec_fairness_alerts_total', {
         table: tableId,
@@ -308,6 +309,7 @@ function holdRoute(app: FastifyInstance, ctx: AppContext, s: Services): void {
     roles: ['supervisor'],
     params: tableParams,
     body: acknowledgementBody,
+    response: payloadSchema('table-hold-released'),
     handler: async ({ params, body, user }) =>
       valueOf(await s.fairness.acknowledgeHold(params.tableId, user.id, body?.note ?? null)),
   });
@@ -341,6 +343,7 @@ function diceChangedRoute(app: FastifyInstance, ctx: AppContext, s: Services): v
     params: tableParams,
     body: diceChangedBody,
     successStatus: 201,
+    response: payloadSchema('dice-changed'),
     handler: async ({ params, body, user }) =>
       valueOf(
         await s.fairness.changeDice(params.tableId, {

@@ -1,14 +1,15 @@
 /** The inspector's view of the journal and its verification. */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { journalEntrySchema } from '../../journal/index.js';
 import { AuditCheckpointError } from '../../service/audit.js';
 import { AuditBusyError, audit, parseAuditFrom } from '../../service/audit-runner.js';
 import { journalPage } from '../../service/reads.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
-import { pageQuery } from '../schemas.js';
-import { staffActions } from '../staff-actions.js';
+import { auditAnswer, pageQuery } from '../schemas.js';
+import { staffActions } from '../../service/staff-actions.js';
 import { visibleEntries } from '../visibility.js';
 
 /** `from`: SEQ:HASH of a verified checkpoint, latest, or genesis (the default: everything). */
@@ -40,6 +41,7 @@ export function journalRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'inspector',
     roles: ['inspector', 'supervisor'],
     query: pageQuery,
+    response: z.array(journalEntrySchema),
     // Every read of the journal goes through the one filter by role (whole for these roles).
     handler: async ({ query, user }) =>
       visibleEntries(
@@ -69,6 +71,7 @@ export function journalRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'inspector',
     roles: ['inspector', 'supervisor'],
     query: verifyQuery,
+    response: auditAnswer,
     // On a worker thread of its own, over one snapshot: the node keeps serving while it runs.
     handler: async ({ query }) => {
       try {

@@ -12,8 +12,9 @@ import { clearSessionCookie, requestToken, setSessionCookie } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
-import { loginBody } from '../schemas.js';
+import { loginBody, userAnswer } from '../schemas.js';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 
 export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
@@ -23,6 +24,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'session',
     roles: 'public',
     body: loginBody,
+    response: z.strictObject({ token: z.string(), user: userAnswer }),
     handler: async ({ body, request, reply }) => {
       const key = usernameKey(body.username);
       const waitMs = ctx.loginThrottle.waitMs(key, request.ip, ctx.clock());
@@ -80,6 +82,10 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'session',
     roles: 'any',
     allowedBeforePasswordChange: true,
+    response: z.strictObject({
+      user: userAnswer,
+      wallet: z.strictObject({ balanceMinor: z.number().int(), currency: z.string() }).nullable(),
+    }),
     handler: async ({ user }) => {
       return {
         user,

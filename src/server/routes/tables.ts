@@ -1,6 +1,7 @@
 /** A table's routes: its view, bets, the croupier's procedure and the supervisor's settings. */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { journalEntrySchema } from '../../journal/index.js';
 import { betResults, type Command } from '../../table/index.js';
 import {
   defaultTableSettings,
@@ -18,13 +19,17 @@ import { fromRejection, HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
 import { visibleEntries } from '../visibility.js';
 import {
+  betAnswerSchema,
   betParams,
+  exposureAnswer,
+  myBetsAnswer,
   croupierCommandBody,
   id,
   limitsBody,
   pageQuery,
   placeBetBody,
   tableParams,
+  tableSummaryAnswer,
 } from '../schemas.js';
 import { tableView } from '../views.js';
 
@@ -48,6 +53,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Every table with its phase',
     tag: 'tables',
     roles: 'public',
+    response: z.array(tableSummaryAnswer),
     handler: async () => {
       const ids = await tableIds(ctx.store);
       return Promise.all(
@@ -86,6 +92,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     params: tableParams,
     body: placeBetBody,
     successStatus: 201,
+    response: betAnswerSchema,
     handler: async ({ params, body, user, idempotencyKey }) => {
       const command: Command = {
         type: 'place-bet',
@@ -110,6 +117,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'bets',
     roles: ['player'],
     params: betParams,
+    response: betAnswerSchema,
     handler: async ({ params, user, idempotencyKey }) => {
       const outcome = await run(
         ctx,
@@ -128,6 +136,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'bets',
     roles: ['player'],
     params: tableParams,
+    response: myBetsAnswer,
     handler: async ({ params, user }) => {
       const snap = await ctx.service.snapshot(params.tableId);
       if (snap === undefined)
@@ -179,6 +188,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'croupier',
     roles: ['croupier', 'supervisor'],
     params: tableParams,
+    response: exposureAnswer,
     handler: async ({ params }) => {
       const snap = await ctx.service.snapshot(params.tableId);
       if (snap === undefined)
@@ -197,11 +207,12 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
     method: 'GET',
     url: '/api/v1/tables/:tableId/events',
-    summary: "The table's journal entries after a seq",
+    summary: "The table's journal entries after a seq (others' bets without their playerId)",
     tag: 'tables',
     roles: 'any',
     params: tableParams,
     query: pageQuery,
+    response: z.array(journalEntrySchema),
     handler: async ({ params, query, user }) => {
       if (!(await tableExists(ctx.store, params.tableId)))
         throw new HttpError(404, 'unknown_table', `there is no table "${params.tableId}"`);
@@ -293,7 +304,7 @@ async function betAnswer(
   ctx: AppContext,
   outcome: CommandOutcome,
   playerId: string,
-): Promise<object> {
+): Promise<z.output<typeof betAnswerSchema>> {
   if (!outcome.ok) throw fromRejection(outcome.rejection);
   const event = outcome.events[0]?.event;
   return {

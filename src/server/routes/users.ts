@@ -15,7 +15,7 @@ import { setSessionCookie } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
-import { createUserBody, id, passwordText } from '../schemas.js';
+import { createUserBody, id, passwordText, userAnswer } from '../schemas.js';
 
 const userParams = z.object({ userId: id }).strict();
 const sessionParams = z
@@ -29,6 +29,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Every user',
     tag: 'users',
     roles: ['supervisor'],
+    response: z.array(userAnswer),
     handler: () => listUsers(ctx.store),
   });
 
@@ -41,6 +42,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['supervisor'],
     body: createUserBody,
     successStatus: 201,
+    response: userAnswer,
     handler: async ({ body, user }) =>
       createUser(ctx.store, { ...body, displayName: body.displayName ?? body.username }, user.id),
   });
@@ -53,6 +55,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['supervisor'],
     params: userParams,
     body: z.object({ disabled: z.boolean() }).strict(),
+    response: userAnswer,
     handler: async ({ params, body, user }) => {
       const changed = await setDisabled(ctx.store, params.userId, body.disabled, user.id);
       if (changed.disabled) ctx.sessions.endUserSessions(changed.id);
@@ -68,6 +71,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['supervisor'],
     params: userParams,
     body: z.object({ password: passwordText }).strict(),
+    response: userAnswer,
     handler: async ({ params, body, user }) => {
       const changed = await resetPassword(ctx.store, params.userId, body.password, user.id);
       ctx.sessions.endUserSessions(changed.id);
@@ -82,6 +86,14 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'users',
     roles: ['supervisor'],
     params: userParams,
+    response: z.array(
+      z.strictObject({
+        id: z.string(),
+        createdAtMs: z.number().int(),
+        expiresAtMs: z.number().int(),
+        lastSeenAtMs: z.number().int().nullable(),
+      }),
+    ),
     handler: ({ params }) => listSessions(ctx.store, params.userId, ctx.clock()),
   });
 
@@ -109,6 +121,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: 'any',
     allowedBeforePasswordChange: true,
     body: z.object({ currentPassword: passwordText, newPassword: passwordText }).strict(),
+    response: z.strictObject({ token: z.string(), user: userAnswer }),
     handler: async ({ body, user, request, reply }) => {
       await changeOwnPassword(ctx.store, user, {
         current: body.currentPassword,

@@ -6,7 +6,7 @@
  * judged by the round machine first (`transition`): the phase, the limits,
  * the liability cap and the between-rounds rule are its.
  */
-import type { JournalEntry, JournalInput } from '../../journal/index.js';
+import { type JournalEntry, type JournalInput, typedRecord } from '../../journal/index.js';
 import { type TransferInput, type Tx, walletAccount } from '../../ledger/index.js';
 import { type RandomSource, type SealedRoll, sealRoll } from '../../dice/index.js';
 import type { RollKeyring } from '../../dice/roll-key.js';
@@ -178,7 +178,7 @@ export class BatchRun {
     if (this.deferred.length > 0 && !(await this.tx.postTransfers(this.deferred)).ok)
       throw new DeferredMoneyRefused();
     const inputs: JournalInput[] = this.pending.flatMap((p) =>
-      p.events.map((event) => ({ tableId: event.tableId, type: event.type, payload: event })),
+      p.events.map((event) => ({ tableId: event.tableId, ...typedRecord(event) })),
     );
     // Read before the journal's append, which on PostgreSQL holds the chain's head until commit.
     const balances = await this.balancesAfter();

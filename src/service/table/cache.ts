@@ -7,8 +7,8 @@ import type { RollKeyring } from '../../dice/roll-key.js';
 import type { Store, TableRecord } from '../../ledger/index.js';
 import { roundExposure, type RoundState, type TableConfig } from '../../table/index.js';
 import { loadRoundState, type RoundHeader } from '../round-snapshot.js';
-import { loadedHeader, type StoredHeader } from '../stored-header.js';
-import { type TableSettings, toTableConfig } from '../table-settings.js';
+import { loadedHeader, parseStoredHeader } from '../stored-header.js';
+import { readStoredSettings, type TableSettings, toTableConfig } from '../table-settings.js';
 import type { TableSnapshot } from './types.js';
 
 /** A table as a commit leaves it, with a copy of its round's exposure for readers. */
@@ -60,9 +60,9 @@ export class TableCache {
   }
 
   private async load(record: TableRecord): Promise<TableSnapshot> {
-    const settings = record.config as TableSettings;
+    const settings = readStoredSettings(record.config, `table ${record.id}`);
     const config = toTableConfig(settings);
-    const header = loadedHeader(record.state as StoredHeader, this.rollKeys);
+    const header = loadedHeader(parseStoredHeader(record.state, record.id), this.rollKeys);
     const state = await loadRoundState(this.store, record.id, header);
     return tableSnapshot(record.version, settings, config, state, header);
   }

@@ -4,7 +4,7 @@
  * looks up all its keys in one statement before its first command and records
  * them in one after its last.
  */
-import { hashRequest, type JournalEntry } from '../../journal/index.js';
+import { hashRequest, isRoundEventEntry, type JournalEntry } from '../../journal/index.js';
 import type { CommandLookup, Store, Tx } from '../../ledger/index.js';
 import type { RoundEvent } from '../../table/index.js';
 import { type CommandOutcome, type CommandRequest, type PublishedEvent, refused } from './types.js';
@@ -131,8 +131,9 @@ export async function rebuildReplays(
       );
       for (const seq of eventSeqs) {
         const entry = bySeq.get(seq);
-        if (entry === undefined) throw new Error(`replay: journal entry ${seq} is missing`);
-        events.push({ seq, event: entry.payload as RoundEvent });
+        if (entry === undefined || !isRoundEventEntry(entry))
+          throw new Error(`replay: journal entry ${seq} is missing or not a round event`);
+        events.push({ seq, event: entry.payload });
       }
     }
     outcomes[index] =

@@ -114,6 +114,9 @@ function adopt(draft: TableDraft, settings: TableSettings, changedBy: string): v
   draft.settings = settings;
   draft.config = toTableConfig(settings);
   draft.settingsChanged = true;
-  const event = { type: 'table-settings-changed', settings, changedBy };
-  draft.entries.push({ tableId: settings.tableId, type: event.type, payload: event });
+  draft.entries.push({
+    tableId: settings.tableId,
+    type: 'table-settings-changed',
+    payload: { type: 'table-settings-changed', settings, changedBy },
+  });
 }

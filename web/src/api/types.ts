@@ -140,15 +140,13 @@ export interface JournalVerify {
   readonly failure?: { readonly seq: number; readonly reason: string };
 }
 
-/** A round event of docs/table.md; fields beyond the base are read by `type`. */
-export interface RoundEvent {
-  readonly type: string;
-  readonly tableId: string;
-  readonly roundNo: number;
-  readonly rollNo: number;
-  readonly atMs: number;
-  readonly [field: string]: unknown;
-}
+/**
+ * A round event of docs/table.md: the round machine's own union (a type-only
+ * import, so no server code reaches the bundle). A bet another player made
+ * comes without its playerId to a viewer who does not see players.
+ */
+export type { RoundEvent } from '../../../src/table/types.js';
+import type { RoundEvent } from '../../../src/table/types.js';
 
 export type ServerMessage =
   | { readonly type: 'hello'; readonly tableId: string; readonly view: TableView }

@@ -1,26 +1,19 @@
 /**
- * Checking the electronic shaker's sealed roll in the browser (Art. 2.1; the
- * format is docs/table.md's and src/dice/seal.ts's, and must not drift):
- *
- *     SHA-256( "cussec/roll/v1\n<tableId>\n<roundNo>\n<rollNo>\n<d1>,<d2>,<d3>\n<nonceHex>" )
- *
- * in UTF-8, lowercase hex. The player sees the commitment when betting opens;
- * after the reveal anyone can hash the dice and nonce and compare.
+ * Checking the electronic shaker's sealed roll in the browser (Art. 2.1): the
+ * message is the server's own (src/dice/seal-format.ts, a module without Node
+ * imports that both builds include), hashed with SHA-256 in lowercase hex. The
+ * player sees the commitment when betting opens; after the reveal anyone can
+ * hash the dice and nonce and compare.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
+import { commitmentMessage, type RollRef } from '../../../src/dice/seal-format.js';
 
-export const COMMITMENT_VERSION = 'cussec/roll/v1';
-
-export interface RollRef {
-  readonly tableId: string;
-  readonly roundNo: number;
-  readonly rollNo: number;
-}
-
-export function commitmentMessage(ref: RollRef, dice: readonly number[], nonceHex: string): string {
-  return `${COMMITMENT_VERSION}\n${ref.tableId}\n${ref.roundNo}\n${ref.rollNo}\n${dice.join(',')}\n${nonceHex.toLowerCase()}`;
-}
+export {
+  COMMITMENT_VERSION,
+  commitmentMessage,
+  type RollRef,
+} from '../../../src/dice/seal-format.js';
 
 /**
  * SHA-256 of the UTF-8 text in lowercase hex, by @noble/hashes (audited, and

@@ -161,6 +161,9 @@ describe('the view kept from events (summary feed)', () => {
           atMs: T0,
           dice: [1, 1, 2],
           winningSpots: [],
+          returnsMinor: [],
+          totalStakeMinor: 0,
+          totalReturnedMinor: 0,
         },
         r,
       );

@@ -23,8 +23,6 @@ import type {
 /** The server keeps this many results in a view (HISTORY_ROUNDS_MAX of src/server/hub.ts). */
 export const HISTORY_MAX = 100;
 
-const field = <T>(event: RoundEvent, name: string): T => event[name] as T;
-
 /** The view after `event` (journal entry `seq`); events of another table are the caller's error. */
 export function applyEvent(view: TableView, event: RoundEvent, seq: number): TableView {
   const at: TableView = {
@@ -42,7 +40,7 @@ export function applyEvent(view: TableView, event: RoundEvent, seq: number): Tab
         leverPulls: 0,
         commitmentHex: null,
         bettingDeadlineMs: null,
-        ...(field<boolean>(event, 'newRound')
+        ...(event.newRound
           ? { stakesBySpotMinor: {}, betCount: 0, totalStakeMinor: 0, lastRound: null }
           : {}),
       };
@@ -50,18 +48,18 @@ export function applyEvent(view: TableView, event: RoundEvent, seq: number): Tab
       return phase('latched');
     case 'lever-pulled':
       // Art. 2.1: three pulls in a row; dice-shaken follows the third.
-      return { ...phase('shaking'), leverPulls: field<number>(event, 'pullNo') };
+      return { ...phase('shaking'), leverPulls: event.pullNo };
     case 'dice-shaken':
-      return { ...phase('shaken'), commitmentHex: field<string | null>(event, 'commitmentHex') };
+      return { ...phase('shaken'), commitmentHex: event.commitmentHex };
     case 'betting-opened':
       return {
         ...phase('betting'),
-        commitmentHex: field<string | null>(event, 'commitmentHex'),
-        bettingDeadlineMs: field<number | null>(event, 'deadlineMs'),
+        commitmentHex: event.commitmentHex,
+        bettingDeadlineMs: event.deadlineMs,
       };
     case 'bet-placed':
     case 'bet-withdrawn':
-      return { ...at, totalStakeMinor: field<number>(event, 'totalStakeMinor') };
+      return { ...at, totalStakeMinor: event.totalStakeMinor };
     case 'bell-rung':
       return { ...phase('closed'), bettingDeadlineMs: null };
     case 'dome-lifted':
@@ -70,7 +68,7 @@ export function applyEvent(view: TableView, event: RoundEvent, seq: number): Tab
       // Art. 3.3: the roll is repeated under the next roll number; the bets stand (Art. 3.4).
       return {
         ...phase('voided'),
-        rollNo: field<number>(event, 'nextRollNo'),
+        rollNo: event.nextRollNo,
         leverPulls: 0,
         commitmentHex: null,
       };
@@ -81,10 +79,10 @@ export function applyEvent(view: TableView, event: RoundEvent, seq: number): Tab
         lastRound: {
           roundNo: event.roundNo,
           rollNo: event.rollNo,
-          dice: field<Triple>(event, 'dice'),
+          dice: event.dice,
           winningSpots: [],
-          nonceHex: field<string>(event, 'nonceHex'),
-          commitmentHex: field<string>(event, 'commitmentHex'),
+          nonceHex: event.nonceHex,
+          commitmentHex: event.commitmentHex,
         },
       };
     case 'round-settled':
@@ -97,14 +95,17 @@ export function applyEvent(view: TableView, event: RoundEvent, seq: number): Tab
   }
 }
 
-function settled(view: TableView, event: RoundEvent): TableView {
-  const dice = field<Triple>(event, 'dice');
+function settled(
+  view: TableView,
+  event: Extract<RoundEvent, { type: 'round-settled' }>,
+): TableView {
+  const dice = event.dice;
   const sealed = view.lastRound?.roundNo === event.roundNo ? view.lastRound : null;
   const lastRound: LastRound = {
     roundNo: event.roundNo,
     rollNo: event.rollNo,
     dice,
-    winningSpots: field<readonly string[]>(event, 'winningSpots'),
+    winningSpots: event.winningSpots,
     nonceHex: sealed?.nonceHex ?? null,
     commitmentHex: sealed?.commitmentHex ?? null,
   };

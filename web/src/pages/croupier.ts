@@ -132,7 +132,7 @@ class CroupierPage implements Page {
 
   /** Art. 2.1: the lever is pulled three times in a row; the events say how many so far. */
   private countPulls(event: RoundEvent): void {
-    if (event.type === 'lever-pulled') this.leverPulls = Number(event['pullNo']);
+    if (event.type === 'lever-pulled') this.leverPulls = event.pullNo;
     if (event.type === 'dome-covered') this.leverPulls = 0;
   }
 

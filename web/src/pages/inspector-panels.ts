@@ -141,12 +141,7 @@ export function journalTable(entries: readonly JournalEntry[]): HTMLElement {
             h('td', {}, time(e.atMs)),
             h('td', {}, e.tableId),
             h('td', {}, eventTitle(e.type)),
-            h(
-              'td',
-              {},
-              isRecord(e.payload) ? eventDetail(e.payload as RoundEvent) : '',
-              raw(e.payload),
-            ),
+            h('td', {}, eventDetail(e.payload), raw(e.payload)),
             h('td', {}, shortHex(e.hash)),
           ),
         ),

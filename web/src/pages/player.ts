@@ -154,14 +154,9 @@ class PlayerPage implements Page {
 
   private onEvent(event: RoundEvent): void {
     // The summary feed sends this player's own bet events only (from this page or another).
-    const bet = event['bet'] as Bet | undefined;
     switch (event.type) {
       case 'betting-opened':
-        this.seal.sawCommitment(
-          event.roundNo,
-          event.rollNo,
-          (event['commitmentHex'] as string | null) ?? null,
-        );
+        this.seal.sawCommitment(event.roundNo, event.rollNo, event.commitmentHex);
         break;
       case 'roll-voided':
         // Art. 3.3 and 3.4: the roll is repeated; the bets stand and more may be added.
@@ -179,16 +174,14 @@ class PlayerPage implements Page {
         void this.loadBalance();
         break;
       case 'bet-placed':
-        if (bet !== undefined && event.roundNo === this.bets.roundNo) {
-          this.bets = book.withBet(this.bets, bet);
+        if (event.roundNo === this.bets.roundNo) {
+          this.bets = book.withBet(this.bets, event.bet);
           this.render();
         }
         break;
       case 'bet-withdrawn':
-        if (bet !== undefined) {
-          this.bets = book.withoutBet(this.bets, bet.betId);
-          this.render();
-        }
+        this.bets = book.withoutBet(this.bets, event.bet.betId);
+        this.render();
         break;
     }
   }

@@ -1,5 +1,4 @@
 /** One line per round event, for the croupier's log and the inspector's journal. */
-import type { RoundEvent } from '../api/types.js';
 import type { Key } from '../i18n/dict.js';
 import { DICT } from '../i18n/dict.js';
 import { lang, t } from '../i18n/i18n.js';
@@ -18,9 +17,13 @@ export function eventTitle(type: string): string {
   return key in DICT ? t(key as Key) : type;
 }
 
-/** The details worth a glance: dice, bet, reason, pull number, totals. */
-export function eventDetail(event: RoundEvent, options: DetailOptions = {}): string {
-  const e = event as Record<string, unknown>;
+/**
+ * The details worth a glance of a journal payload (a round event, or a staff
+ * action of the inspector's journal): dice, bet, reason, pull number, totals.
+ */
+export function eventDetail(payload: unknown, options: DetailOptions = {}): string {
+  if (typeof payload !== 'object' || payload === null) return '';
+  const e: Readonly<Record<string, unknown>> = { ...payload };
   const amount = (minor: number): string =>
     options.currency === undefined ? formatAmount(minor) : formatMoney(minor, options.currency);
   // Another player's bet comes as a stake on a spot, without its player (docs/api.md).

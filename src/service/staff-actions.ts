@@ -5,6 +5,7 @@
  */
 import type { JournalEntry } from '../journal/index.js';
 import type { Store, User } from '../ledger/index.js';
+import type { StoredTableSettings } from './table-settings.js';
 
 export interface StaffPerson {
   readonly id: string;
@@ -22,20 +23,36 @@ export interface StaffAction {
   /** The account acted on, for the user-* and password-* entries. */
   readonly user: StaffPerson | null;
   /** The table's limits or settings after the change (table-created, table-settings-changed). */
-  readonly settings: Record<string, unknown> | null;
+  readonly settings: StoredTableSettings | null;
 }
 
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
-/** Who did it, as each entry type names it. */
-function actorId(p: Record<string, unknown>): string | null {
-  return text(p['by']) ?? text(p['createdBy']) ?? text(p['changedBy']);
+interface Parties {
+  readonly by: string | null;
+  readonly user: string | null;
+  readonly settings: StoredTableSettings | null;
 }
 
-/** The account acted on, as each entry type names it. */
-function subjectId(type: string, p: Record<string, unknown>): string | null {
-  if (type === 'user-created') return text(p['id']);
-  return text(p['userId']);
+/** Who did it, to whom, and the settings it left, as each entry type names them. */
+function partiesOf(entry: JournalEntry): Parties {
+  switch (entry.type) {
+    case 'user-created':
+      return { by: entry.payload.createdBy, user: entry.payload.id, settings: null };
+    case 'user-disabled':
+    case 'user-enabled':
+    case 'password-reset':
+    case 'password-changed':
+    case 'session-revoked':
+      return { by: entry.payload.by, user: entry.payload.userId, settings: null };
+    case 'table-created':
+      return { by: entry.payload.createdBy ?? null, user: null, settings: entry.payload.settings };
+    case 'table-settings-changed':
+      return { by: entry.payload.changedBy, user: null, settings: entry.payload.settings };
+    case 'table-opened':
+    case 'table-closed':
+      return { by: entry.payload.by, user: null, settings: null };
+    default:
+      return { by: null, user: null, settings: null };
+  }
 }
 
 export async function staffActions(
@@ -59,18 +76,14 @@ async function actionOf(
   entry: JournalEntry,
   person: (id: string | null) => Promise<StaffPerson | null>,
 ): Promise<StaffAction> {
-  const p = (entry.payload ?? {}) as Record<string, unknown>;
-  const settings = p['settings'];
+  const parties = partiesOf(entry);
   return {
     seq: entry.seq,
     atMs: entry.atMs,
     type: entry.type,
     tableId: entry.tableId,
-    by: await person(actorId(p)),
-    user: await person(subjectId(entry.type, p)),
-    settings:
-      typeof settings === 'object' && settings !== null
-        ? (settings as Record<string, unknown>)
-        : null,
+    by: await person(parties.by),
+    user: await person(parties.user),
+    settings: parties.settings,
   };
 }

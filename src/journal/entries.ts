@@ -1,0 +1,456 @@
+/**
+ * Every kind of journal entry, as one discriminated union keyed by the entry's
+ * type, and the schema each stored payload is parsed with when it leaves the
+ * store (toJournalEntry in src/ledger/sql-columns.ts is the one place).
+ *
+ * `JournalPayloads` is the one definition: each entry type names the payload
+ * it carries, and SCHEMAS must hold, for each of them, a zod schema whose output
+ * is that payload (the compiler checks it). Where a module owns the payload's
+ * type (the round machine's events, the house-options workflow, the fairness
+ * monitor), the entry names that type; where it is the journal's own (the
+ * cage, accounts, a table's creation), it is written here.
+ *
+ * The schemas are strict and transform nothing: a parsed payload is the stored
+ * one, key for key, so its canonical JSON and therefore its hash are unchanged.
+ * A stored entry that does not parse is a JournalEntryInvalid naming its seq.
+ */
+import { z } from 'zod';
+import type { JournalEntry, StoredEntry } from './entry.js';
+import {
+  type DiceChangedEvent,
+  diceChangedSchema,
+  type FairnessMonitorEvent,
+} from '../compliance/fairness-monitor-data.js';
+import { isIsoDate } from '../compliance/iso-date.js';
+import { type HolidayYear, holidayYearSchema } from '../compliance/holiday-list.js';
+import type { JournaledHouseOptionsEvent } from '../compliance/house-options-state.js';
+import type { TableHeldEvent, TableHoldReleasedEvent } from '../service/fairness.js';
+import { type StoredTableSettings, storedTableSettingsSchema } from '../service/table-settings.js';
+import { parsePaytable, type Paytable } from '../rules/index.js';
+import type { EventType, RoundEvent } from '../table/types.js';
+
+/** Who did something to a user or a session: a user id, or a program's name. */
+export interface UserActPayload {
+  readonly userId: string;
+  readonly by: string;
+}
+
+/** A supervisor opened or closed a table for play (Art. 2). */
+export interface TableOpenPayload {
+  readonly by: string;
+}
+
+export interface UserCreatedPayload {
+  readonly id: string;
+  readonly username: string;
+  readonly role: 'player' | 'croupier' | 'supervisor' | 'cashier' | 'inspector';
+  readonly createdBy: string;
+}
+
+/** A cage movement; the ledger holds its transfer under `transferId`. */
+export interface CagePayload {
+  readonly playerId: string;
+  readonly amountMinor: number;
+  readonly cashierId: string;
+  readonly transferId: string;
+}
+
+export interface HolidayYearLoadedPayload {
+  readonly list: HolidayYear;
+  readonly loadedBy: string;
+}
+
+export interface TableCreatedPayload {
+  readonly settings: StoredTableSettings;
+  readonly createdBy?: string;
+}
+
+export interface TableSettingsChangedPayload {
+  readonly type: 'table-settings-changed';
+  readonly settings: StoredTableSettings;
+  readonly changedBy: string;
+}
+
+/**
+ * The calendar a house-options decision counted its working days with (Art. 8);
+ * journals written before it was recorded lack it.
+ */
+export interface CalendarBasisFields {
+  readonly computedHolidayYears?: readonly number[];
+  readonly calendarNote?: string | null;
+}
+
+type Of<U extends { readonly type: string }, K extends U['type']> = Extract<U, { type: K }>;
+
+/** The payload of each entry type: the union's one definition. */
+export type JournalPayloads = { readonly [K in EventType]: Of<RoundEvent, K> } & {
+  readonly [K in JournaledHouseOptionsEvent['type']]: Of<JournaledHouseOptionsEvent, K> &
+    CalendarBasisFields;
+} & { readonly [K in FairnessMonitorEvent['type']]: Of<FairnessMonitorEvent, K> } & {
+  readonly 'table-created': TableCreatedPayload;
+  readonly 'table-settings-changed': TableSettingsChangedPayload;
+  readonly 'dice-changed': DiceChangedEvent;
+  readonly 'table-held': TableHeldEvent;
+  readonly 'table-hold-released': TableHoldReleasedEvent;
+  readonly 'table-opened': TableOpenPayload;
+  readonly 'table-closed': TableOpenPayload;
+  readonly 'user-created': UserCreatedPayload;
+  readonly 'password-changed': UserActPayload;
+  readonly 'password-reset': UserActPayload;
+  readonly 'user-disabled': UserActPayload;
+  readonly 'user-enabled': UserActPayload;
+  readonly 'session-revoked': UserActPayload;
+  readonly deposit: CagePayload;
+  readonly withdrawal: CagePayload;
+  readonly 'holiday-year-loaded': HolidayYearLoadedPayload;
+};
+
+export type JournalType = keyof JournalPayloads;
+
+/** One entry's type and payload: the discriminated union, keyed by `type`. */
+export type JournalRecord = {
+  readonly [K in JournalType]: { readonly type: K; readonly payload: JournalPayloads[K] };
+}[JournalType];
+
+/** The record of one entry type. */
+export type JournalRecordOf<K extends JournalType> = Extract<JournalRecord, { type: K }>;
+
+// Building blocks. Limits are loose where the writer's own checks are strict:
+// these describe what was stored, so that an old journal still reads.
+const text = z.string();
+const nonEmpty = z.string().min(1);
+const count = z.number().int().min(0);
+const integer = z.number().int();
+const isoDate = z.string().refine(isIsoDate, 'must be a YYYY-MM-DD date');
+const face = z.literal([1, 2, 3, 4, 5, 6]);
+const dice = z.tuple([face, face, face]);
+const croupierId = z.string().nullable();
+const eventBase = { tableId: nonEmpty, roundNo: count, rollNo: count, atMs: count };
+/** A bet as the public sees it (the round events' `bet`). */
+export const publicBetSchema = z.strictObject({
+  betId: nonEmpty,
+  playerId: nonEmpty,
+  spot: nonEmpty,
+  stakeMinor: count,
+  rollNo: count,
+});
+const sealedRoll = { dice, nonceHex: text, commitmentHex: text };
+const paytable = z.custom<Paytable>((v) => parsePaytable(v).ok, 'not a valid paytable');
+
+function event<K extends string, S extends z.core.$ZodLooseShape>(type: K, shape: S) {
+  return z.strictObject({ type: z.literal(type), ...eventBase, ...shape });
+}
+
+const ROUND_EVENT_SCHEMAS: { readonly [K in EventType]: z.ZodType<JournalPayloads[K]> } = {
+  'dome-covered': event('dome-covered', { newRound: z.boolean(), croupierId }),
+  'latches-fastened': event('latches-fastened', { croupierId }),
+  'lever-pulled': event('lever-pulled', { pullNo: count, croupierId }),
+  'dice-shaken': event('dice-shaken', {
+    method: z.enum(['lever', 'electronic']),
+    commitmentHex: text.nullable(),
+    croupierId,
+  }),
+  'betting-opened': event('betting-opened', {
+    commitmentHex: text.nullable(),
+    deadlineMs: count.nullable(),
+    displayBoardLit: z.boolean(),
+    standingBets: z.array(publicBetSchema),
+    croupierId,
+  }),
+  'bet-placed': event('bet-placed', { bet: publicBetSchema, totalStakeMinor: count }),
+  'bet-withdrawn': event('bet-withdrawn', { bet: publicBetSchema, totalStakeMinor: count }),
+  'bell-rung': event('bell-rung', {
+    automatic: z.boolean(),
+    betCount: count,
+    totalStakeMinor: count,
+    croupierId,
+  }),
+  'dome-lifted': event('dome-lifted', { croupierId }),
+  'roll-voided': event('roll-voided', {
+    reason: z.enum(['stacked', 'tilted']),
+    croupierId,
+    nextRollNo: count,
+    voidedRoll: z.strictObject(sealedRoll).nullable(),
+  }),
+  'dice-read': event('dice-read', { dice, croupierId: text }),
+  'dice-revealed': event('dice-revealed', { ...sealedRoll, croupierId }),
+  'round-settled': event('round-settled', {
+    dice,
+    winningSpots: z.array(text),
+    returnsMinor: z.array(count),
+    totalStakeMinor: count,
+    totalReturnedMinor: count,
+  }),
+  'prizes-paid': event('prizes-paid', {
+    payoutCount: count,
+    totalReturnedMinor: count,
+    croupierId,
+  }),
+};
+
+const calendarBasis = {
+  computedHolidayYears: z.array(integer).exactOptional(),
+  calendarNote: text.nullable().exactOptional(),
+};
+const houseOptionsChoice = z.strictObject({
+  shaker: z.enum(['lever', 'electronic']),
+  layoutCount: count,
+  displayBoard: z.boolean(),
+  announceAloud: z.boolean(),
+  paytable,
+});
+function decision<K extends string, S extends z.core.$ZodLooseShape>(type: K, shape: S) {
+  return z.strictObject({
+    type: z.literal(type),
+    tableId: nonEmpty,
+    on: isoDate,
+    ...shape,
+    ...calendarBasis,
+  });
+}
+
+const HOUSE_OPTIONS_SCHEMAS: {
+  readonly [K in JournaledHouseOptionsEvent['type']]: z.ZodType<JournalPayloads[K]>;
+} = {
+  'house-options-proposed': decision('house-options-proposed', {
+    proposalId: nonEmpty,
+    options: houseOptionsChoice,
+    adoptionDate: isoDate,
+    requestDate: isoDate,
+    proposedBy: nonEmpty,
+    baseVersion: count,
+  }),
+  'dicj-authorization-recorded': decision('dicj-authorization-recorded', {
+    proposalId: nonEmpty,
+    reference: nonEmpty,
+    authorizationDate: isoDate,
+    inspectorId: nonEmpty,
+  }),
+  'house-options-adopted': decision('house-options-adopted', {
+    proposalId: nonEmpty,
+    version: count,
+    options: houseOptionsChoice,
+    adoptedBy: nonEmpty,
+    authorizationReference: nonEmpty,
+    supersededProposalIds: z.array(nonEmpty),
+  }),
+  'house-options-withdrawn': decision('house-options-withdrawn', {
+    proposalId: nonEmpty,
+    withdrawnBy: nonEmpty,
+    reason: text.nullable(),
+  }),
+  // Old journals spelt the code in kebab-case: journaledHouseOptionsEvent reads both.
+  'house-options-refused': decision('house-options-refused', {
+    command: text.nullable(),
+    proposalId: text.nullable(),
+    code: z.string().regex(/^[a-z][a-z0-9_-]*$/, 'not a rejection code'),
+    article: text,
+    message: text,
+  }),
+};
+
+const span = z.enum(['window', 'since-dice-change']);
+const fairnessTest = z.enum(['faces', 'totals']);
+const alertBase = {
+  tableId: nonEmpty,
+  span,
+  test: fairnessTest,
+  rolls: count,
+  rollSeq: count,
+  diceSetId: nonEmpty.nullable(),
+};
+
+const userAct = z.strictObject({ userId: nonEmpty, by: nonEmpty });
+const cage = z.strictObject({
+  playerId: nonEmpty,
+  amountMinor: count,
+  cashierId: nonEmpty,
+  transferId: nonEmpty,
+});
+
+const SCHEMAS: { readonly [K in JournalType]: z.ZodType<JournalPayloads[K]> } = {
+  ...ROUND_EVENT_SCHEMAS,
+  ...HOUSE_OPTIONS_SCHEMAS,
+  'fairness-alert-raised': z.strictObject({
+    type: z.literal('fairness-alert-raised'),
+    ...alertBase,
+    statistic: z.number(),
+    df: count,
+    pValue: z.number(),
+    alertPValue: z.number(),
+  }),
+  'fairness-alert-cleared': z.strictObject({
+    type: z.literal('fairness-alert-cleared'),
+    ...alertBase,
+    pValue: z.number().nullable(),
+    reason: z.enum(['recovered', 'dice-changed']),
+  }),
+  'table-created': z.strictObject({
+    settings: storedTableSettingsSchema,
+    createdBy: nonEmpty.exactOptional(),
+  }),
+  'table-settings-changed': z.strictObject({
+    type: z.literal('table-settings-changed'),
+    settings: storedTableSettingsSchema,
+    changedBy: nonEmpty,
+  }),
+  'dice-changed': diceChangedSchema,
+  'table-held': z.strictObject({
+    type: z.literal('table-held'),
+    tableId: nonEmpty,
+    on: isoDate,
+    reason: text,
+    article: z.literal('1.1'),
+    alert: z.strictObject({ span: text, test: text, pValue: z.number(), rollSeq: count }),
+    holdPValue: z.number(),
+  }),
+  'table-hold-released': z.strictObject({
+    type: z.literal('table-hold-released'),
+    tableId: nonEmpty,
+    on: isoDate,
+    how: z.enum(['acknowledged', 'dice-changed']),
+    by: nonEmpty,
+    note: text.nullable(),
+  }),
+  'table-opened': z.strictObject({ by: nonEmpty }),
+  'table-closed': z.strictObject({ by: nonEmpty }),
+  'user-created': z.strictObject({
+    id: nonEmpty,
+    username: nonEmpty,
+    role: z.enum(['player', 'croupier', 'supervisor', 'cashier', 'inspector']),
+    createdBy: nonEmpty,
+  }),
+  'password-changed': userAct,
+  'password-reset': userAct,
+  'user-disabled': userAct,
+  'user-enabled': userAct,
+  'session-revoked': userAct,
+  deposit: cage,
+  withdrawal: cage,
+  'holiday-year-loaded': z.strictObject({ list: holidayYearSchema, loadedBy: nonEmpty }),
+};
+
+/**
+ * A journal entry as the API answers it (GET /api/v1/journal, a table's
+ * events): the union, one member per type, for /openapi.json. Built from
+ * SCHEMAS at run time, so the compiler knows it only as a schema of JSON.
+ */
+export const journalEntrySchema: z.ZodType = z.union(
+  Object.entries(SCHEMAS).map(([type, payload]) =>
+    z.strictObject({
+      seq: count,
+      tableId: nonEmpty.nullable(),
+      type: z.literal(type),
+      payload,
+      atMs: count,
+      prevHash: text,
+      hash: text,
+    }),
+  ),
+);
+
+/** The schema of one type's payload: where an answer is an entry's payload, it documents it. */
+export function payloadSchema<K extends JournalType>(type: K): z.ZodType<JournalPayloads[K]> {
+  return SCHEMAS[type];
+}
+
+/** Every entry type, in the order of the union's definition. */
+export const JOURNAL_TYPES = Object.keys(SCHEMAS) as readonly JournalType[];
+
+const SCHEMA_BY_TYPE = new Map<string, z.ZodType>(Object.entries(SCHEMAS));
+
+export function isJournalType(type: string): type is JournalType {
+  return SCHEMA_BY_TYPE.has(type);
+}
+
+/** A stored entry that does not parse: corruption, tampering, or a writer the schema does not know. */
+export class JournalEntryInvalid extends Error {
+  readonly code = 'journal_entry_invalid';
+  constructor(
+    readonly seq: number,
+    readonly type: string,
+    readonly problem: string,
+    /** The row as stored, and its index in the page being read, when a store read it. */
+    readonly stored?: StoredEntry,
+    readonly position = 0,
+  ) {
+    super(`journal entry ${seq} (${JSON.stringify(type)}) does not parse: ${problem}`);
+    this.name = 'JournalEntryInvalid';
+  }
+}
+
+/**
+ * A row of the journal as it leaves the store, into the union: the one place
+ * a stored entry is parsed (every read of the stores and of the audit's
+ * snapshot maps its rows through this; `position` is the row's index in the
+ * page, as Array.map passes it).
+ */
+export function parseStoredEntry(row: StoredEntry, position = 0): JournalEntry {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(row.payloadJson);
+  } catch {
+    throw new JournalEntryInvalid(row.seq, row.type, 'payload is not JSON', row, position);
+  }
+  let record: JournalRecord;
+  try {
+    record = parseJournalRecord(row.seq, row.type, payload);
+  } catch (error) {
+    if (!(error instanceof JournalEntryInvalid)) throw error;
+    throw new JournalEntryInvalid(row.seq, row.type, error.problem, row, position);
+  }
+  // A literal, not a spread: the stores read entries by the thousand.
+  return {
+    seq: row.seq,
+    tableId: row.tableId,
+    type: record.type,
+    payload: record.payload,
+    atMs: row.atMs,
+    prevHash: row.prevHash,
+    hash: row.hash,
+  } as JournalEntry;
+}
+
+/**
+ * Parses a stored entry's type and payload (its JSON, parsed) into the union.
+ * The payload comes back as it was stored, or the entry is refused.
+ */
+export function parseJournalRecord(seq: number, type: string, payload: unknown): JournalRecord {
+  const schema = SCHEMA_BY_TYPE.get(type);
+  if (schema === undefined) throw new JournalEntryInvalid(seq, type, 'unknown entry type');
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length === 0 ? 'payload' : `payload.${issue.path.join('.')}`;
+    throw new JournalEntryInvalid(seq, type, `${where}: ${issue.message}`);
+  }
+  // The schema of `type` accepted the payload: it is that type's payload, which
+  // the compiler cannot relate to the run-time key.
+  return { type, payload: parsed.data } as JournalRecord;
+}
+
+/** An entry of one of the given types. */
+export type JournalEntryOf<K extends JournalType> = Extract<JournalEntry, { type: K }>;
+
+/** Whether an entry is of one of `types`. */
+export function isEntryOf<K extends JournalType>(
+  entry: JournalEntry,
+  types: readonly K[],
+): entry is JournalEntryOf<K> {
+  return (types as readonly string[]).includes(entry.type);
+}
+
+const ROUND_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(ROUND_EVENT_SCHEMAS));
+
+/** Whether an entry is one of the round machine's events (its payload is then a RoundEvent). */
+export function isRoundEventEntry(entry: JournalEntry): entry is JournalEntryOf<EventType> {
+  return ROUND_EVENT_TYPES.has(entry.type);
+}
+
+/** The record of a payload whose own `type` names its entry type (round events and the like). */
+export function typedRecord<P extends JournalRecord['payload'] & { readonly type: JournalType }>(
+  payload: P,
+): JournalRecord {
+  // Each such payload's type member is its entry type (the schemas' literal says so).
+  return { type: payload.type, payload } as JournalRecord;
+}

@@ -1,0 +1,97 @@
+/**
+ * The journal's hash format does not change: a seeded table played on a fixed
+ * clock journals the same entries, chained to the same hashes, as the code that
+ * recorded the figures below (before the journal was typed). Read back through
+ * the store, every entry parses and its hash recomputes from the parsed payload.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { playTable } from '../service/simulated-table.js';
+import { openSqliteStore } from '../ledger/index.js';
+import { sha256Hex } from './canonical-json.js';
+import { entryHash } from './entry.js';
+import { verifyChain } from './verify.js';
+
+/** 1 Jan 2026 00:00 UTC: the fixed instant the faked Date starts at. */
+const T0 = 1_767_225_600_000;
+
+const RECORDED = {
+  entries: 171,
+  lastHash: '777716ac90c350048422c8c0834f6c5309455be5f674f799d64cc44903dc2298',
+  /** SHA-256 of every entry's hash, one a line, in seq order. */
+  allHashes: '884134728ac9f4f29912310cab19560552bbc256ca605d734a1a3c172d45a89b',
+  types: {
+    'bell-rung': 10,
+    'bet-placed': 62,
+    'bet-withdrawn': 1,
+    'betting-opened': 10,
+    deposit: 6,
+    'dice-read': 3,
+    'dice-revealed': 6,
+    'dice-shaken': 10,
+    'dome-covered': 10,
+    'dome-lifted': 10,
+    'latches-fastened': 10,
+    'lever-pulled': 12,
+    'prizes-paid': 9,
+    'roll-voided': 1,
+    'round-settled': 9,
+    'table-created': 2,
+  },
+};
+
+let dir = '';
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cussec-hash-format-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'], now: T0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the journal hash format', () => {
+  it('chains a seeded table to the hashes recorded before the journal was typed', async () => {
+    let tick = T0;
+    const clock = (): number => (tick += 250);
+    const store = await openSqliteStore({ path: join(dir, 'play.sqlite'), currency: 'MOP', clock });
+    try {
+      await playTable({
+        store,
+        tableId: 'T1',
+        rounds: 6,
+        players: 4,
+        seed: 'hash-format',
+        shaker: 'electronic',
+        clock,
+      });
+      await playTable({
+        store,
+        tableId: 'T2',
+        rounds: 3,
+        players: 2,
+        seed: 'hash-format-lever',
+        shaker: 'lever',
+        clock,
+      });
+      const entries = await store.readJournal({ fromSeq: 1, limit: 100_000 });
+      for (const e of entries) expect(entryHash(e)).toBe(e.hash);
+      expect(await verifyChain(store)).toMatchObject({ ok: true });
+      const types: Record<string, number> = {};
+      for (const e of entries) types[e.type] = (types[e.type] ?? 0) + 1;
+      const observed = {
+        entries: entries.length,
+        lastHash: entries.at(-1)!.hash,
+        allHashes: sha256Hex(entries.map((e) => e.hash).join('\n')),
+        types,
+      };
+      expect(observed).toEqual(RECORDED);
+    } finally {
+      await store.close();
+    }
+  });
+});
