@@ -6,7 +6,6 @@
  */
 import { hashRequest, isRoundEventEntry, type JournalEntry } from '../../journal/index.js';
 import type { CommandLookup, Store, Tx } from '../../ledger/index.js';
-import type { RoundEvent } from '../../table/index.js';
 import { type CommandOutcome, type CommandRequest, type PublishedEvent, refused } from './types.js';
 
 /**

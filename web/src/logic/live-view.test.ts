@@ -8,7 +8,7 @@ import {
 } from '../../../src/table/index.js';
 import { ELECTRONIC, LEVER, sealFor, T0, TIMED } from '../../../src/table/fixtures.js';
 import { initialState } from '../../../src/table/state.js';
-import type { RoundEvent, TableView } from '../api/types.js';
+import type { TableView } from '../api/types.js';
 import { applyEvent, applyStakes, HISTORY_MAX } from './live-view.js';
 
 const startView = (config: TableConfig): TableView => ({
@@ -93,7 +93,7 @@ function playAlong(config: TableConfig, rounds: readonly (readonly Dice[])[]) {
     if (!result.ok) throw new Error(`${result.rejection.code}: ${result.rejection.message}`);
     state = result.state;
     for (const event of result.events)
-      view = applyEvent(view, event as unknown as RoundEvent, ++seq);
+      view = applyEvent(view, event, ++seq);
     expect(viewSees(view)).toEqual(serverSees(state));
   };
   for (const rolls of rounds) {

@@ -17,7 +17,6 @@ import type {
   RoundEvent,
   StakesMessage,
   TableView,
-  Triple,
 } from '../api/types.js';
 
 /** The server keeps this many results in a view (HISTORY_ROUNDS_MAX of src/server/hub.ts). */

@@ -4,7 +4,6 @@ import { isRecord, spotById } from '../../../src/rules/index.js';
 import type {
   JournalEntry,
   JournalVerify,
-  RoundEvent,
   StaffAction,
   StaffPerson,
   TableView,

@@ -7,7 +7,7 @@ import { spotById, type Spot } from '../../../src/rules/index.js';
 import { me as fetchMe, myBets, placeBet, withdrawBet } from '../api/endpoints.js';
 import { ApiError, newKey } from '../api/http.js';
 import type { BatchAnswer, LiveStatus } from '../api/live.js';
-import type { Bet, Me, RoundEvent, TableView } from '../api/types.js';
+import type { Me, RoundEvent, TableView } from '../api/types.js';
 import { RollCheck } from '../app/roll-check.js';
 import { rememberTable } from '../app/session.js';
 import { TableFeed } from '../app/table-feed.js';
