@@ -92,8 +92,7 @@ function playAlong(config: TableConfig, rounds: readonly (readonly Dice[])[]) {
     );
     if (!result.ok) throw new Error(`${result.rejection.code}: ${result.rejection.message}`);
     state = result.state;
-    for (const event of result.events)
-      view = applyEvent(view, event, ++seq);
+    for (const event of result.events) view = applyEvent(view, event, ++seq);
     expect(viewSees(view)).toEqual(serverSees(state));
   };
   for (const rolls of rounds) {
