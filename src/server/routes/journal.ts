@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { journalEntrySchema } from '../../journal/index.js';
+import { storedTableSettingsSchema } from '../../service/table-settings.js';
 import { AuditCheckpointError } from '../../service/audit.js';
 import { AuditBusyError, audit, parseAuditFrom } from '../../service/audit-runner.js';
 import { journalPage } from '../../service/reads.js';
@@ -33,6 +34,22 @@ const verifyQuery = z
   })
   .strict();
 
+const staffPerson = z.strictObject({
+  id: z.string(),
+  username: z.string().nullable(),
+  displayName: z.string().nullable(),
+});
+
+const staffActionAnswer = z.strictObject({
+  seq: z.number().int(),
+  atMs: z.number().int(),
+  type: z.string(),
+  tableId: z.string().nullable(),
+  by: staffPerson.nullable(),
+  user: staffPerson.nullable(),
+  settings: storedTableSettingsSchema.nullable(),
+});
+
 export function journalRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
     method: 'GET',
@@ -57,6 +74,7 @@ export function journalRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'inspector',
     roles: ['inspector', 'supervisor'],
     query: staffQuery,
+    response: z.array(staffActionAnswer),
     handler: ({ query }) =>
       staffActions(ctx.store, {
         limit: query.limit,
