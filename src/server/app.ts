@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Store } from '../ledger/index.js';
 import { Floor } from '../service/floor.js';
+import { ReadWorkers } from '../service/read-workers.js';
 import { type BatchTiming, type PublishedEvent, TableService } from '../service/table-service.js';
 import type { RandomSource } from '../dice/index.js';
 import type { RollKeyring } from '../dice/roll-key.js';
@@ -146,9 +147,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const sessionIdleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
   const sessions = new SessionSockets(options.store, clock, sessionIdleMs);
   sessions.start(options.sessionSweepMs ?? SESSION_SWEEP_MS);
+  const reads = new ReadWorkers({
+    location: options.store.location,
+    currency: options.store.currency,
+  });
   const ctx: AppContext = {
     store: options.store,
     service,
+    reads,
     hub,
     metrics,
     clock,
@@ -239,6 +245,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await hub.idle();
       hub.closeAll(1001, 'server shutting down');
       await fastify.close();
+      await reads.close();
     },
   };
 }

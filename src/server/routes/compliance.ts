@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isIsoDate, REASON_LENGTH_MAX, REFERENCE_LENGTH_MAX } from '../../compliance/index.js';
 import type { JournalEntry } from '../../journal/index.js';
-import { readTableDay, REPORT_FORMATS, renderTableDay } from '../../service/daily-report.js';
+import { REPORT_FORMATS, renderTableDay } from '../../service/daily-report.js';
 import { FairnessService, TABLE_HELD, TABLE_HOLD_RELEASED } from '../../service/fairness.js';
 import { HolidayCalendarService } from '../../service/holidays.js';
 import { HouseOptionsService, type ServiceResult } from '../../service/house-options.js';
@@ -362,7 +362,8 @@ function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
     params: tableParams,
     query: reportQuery,
     handler: async ({ params, query, reply }) => {
-      const day = await readTableDay(ctx.store, params.tableId, query.date);
+      // On a worker thread: a day's bets are tens of thousands to fold (read-workers.ts).
+      const day = await ctx.reads.tableDay(params.tableId, query.date);
       if (day === undefined) throw noTable(params.tableId);
       if (query.format === 'json')
         return {
