@@ -35,7 +35,7 @@ const SEED = 'history';
 const BYTES_PER_BET_BEFORE = 875;
 const HEALTHZ_PAUSE_MS = 5;
 /** Server starts per size; each read is timed once per start and the median kept. */
-const REPEATS = 3;
+const REPEATS = 5;
 const execFileAsync = promisify(execFile);
 
 interface Built {

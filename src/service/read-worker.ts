@@ -12,9 +12,9 @@ import { serveJobs, workerInput } from './worker-pool.js';
 const { location, currency } = workerInput<ReadWorkerInput>();
 let opened: Promise<Store> | undefined;
 
-/** One connection is enough: the worker runs one job at a time. */
+/** One connection is enough: the worker runs one job at a time. A failed open is tried again. */
 function store(): Promise<Store> {
-  return (opened ??=
+  opened ??= (
     location.engine === 'sqlite'
       ? openSqliteStore({ path: location.path, currency })
       : openPgStore({
@@ -22,7 +22,12 @@ function store(): Promise<Store> {
           currency,
           poolConnectionsMax: 1,
           ...(location.schema === undefined ? {} : { schema: location.schema }),
-        }));
+        })
+  ).catch((error: unknown) => {
+    opened = undefined;
+    throw error;
+  });
+  return opened;
 }
 
 serveJobs<ReadJob>(async (job) => {

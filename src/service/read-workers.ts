@@ -6,10 +6,10 @@
  * Each worker opens its store on its first job and keeps it.
  */
 import type { IsoDate } from '../compliance/index.js';
-import type { Currency, StoreLocation } from '../ledger/index.js';
+import { type Currency, StoreUnavailableError, type StoreLocation } from '../ledger/index.js';
 import type { TableDayView } from './daily-report.js';
 import type { RecalledRound } from './recall.js';
-import { siblingModule, WorkerPool } from './worker-pool.js';
+import { siblingModule, WorkerJobError, WorkerPool } from './worker-pool.js';
 
 export type ReadJob =
   | { readonly kind: 'recall'; readonly tableId: string; readonly rounds: number }
@@ -33,12 +33,23 @@ export class ReadWorkers {
 
   /** recallRounds (recall.ts) on a worker. */
   recall(tableId: string, rounds: number): Promise<RecalledRound[] | undefined> {
-    return this.pool.run({ kind: 'recall', tableId, rounds });
+    return this.run({ kind: 'recall', tableId, rounds });
   }
 
   /** readTableDay (daily-report.ts) on a worker, without the plain input it folded. */
   tableDay(tableId: string, date: IsoDate): Promise<TableDayView | undefined> {
-    return this.pool.run({ kind: 'table-day', tableId, date });
+    return this.run({ kind: 'table-day', tableId, date });
+  }
+
+  private async run<R>(job: ReadJob): Promise<R> {
+    try {
+      return await this.pool.run<R>(job);
+    } catch (error) {
+      // A database the worker cannot reach answers as one the server cannot: 503, retryable.
+      if (error instanceof WorkerJobError && error.workerErrorName === 'StoreUnavailableError')
+        throw new StoreUnavailableError(error.message, error);
+      throw error;
+    }
   }
 
   close(): Promise<void> {
