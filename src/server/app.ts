@@ -147,10 +147,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const sessionIdleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
   const sessions = new SessionSockets(options.store, clock, sessionIdleMs);
   sessions.start(options.sessionSweepMs ?? SESSION_SWEEP_MS);
-  const reads = new ReadWorkers({
-    location: options.store.location,
-    currency: options.store.currency,
-  });
+  const reads = new ReadWorkers(options.store);
   const ctx: AppContext = {
     store: options.store,
     service,
