@@ -62,7 +62,11 @@ export class ReadWorkers {
 
   /** readTableDay (daily-report.ts) on a worker, without the plain input it folded. */
   async tableDay(tableId: string, date: IsoDate): Promise<TableDayView | undefined> {
-    const seq = (await lastIndexedEntry(this.store, tableId, DAY_CHANGES))?.seq ?? 0;
+    // One type a query: the newest of several would sort every settlement of the table.
+    const newest = await Promise.all(
+      DAY_CHANGES.map((type) => lastIndexedEntry(this.store, tableId, [type])),
+    );
+    const seq = Math.max(0, ...newest.map((entry) => entry?.seq ?? 0));
     const key = `${tableId}\n${date}`;
     const kept = this.days.get(key);
     if (kept !== undefined && kept.seq === seq) return kept.view;
