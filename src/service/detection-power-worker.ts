@@ -11,15 +11,13 @@ import { serveJobs } from './worker-pool.js';
 serveJobs<PowerJob>((job) => {
   if (job.kind === 'table')
     return Promise.resolve(
-      detectionPowerTable({ significance: job.significance, power: 0.9 }).map(
-        (f): PowerRow => ({
-          excess: Number(f.excess.toFixed(6)),
-          loadedDice: f.loadedDice,
-          significance: f.significance,
-          power: f.power,
-          rolls: f.rolls,
-        }),
-      ),
+      detectionPowerTable({ significance: job.significance, power: 0.9 }).map((f): PowerRow => ({
+        excess: Number(f.excess.toFixed(6)),
+        loadedDice: f.loadedDice,
+        significance: f.significance,
+        power: f.power,
+        rolls: f.rolls,
+      })),
     );
   return Promise.resolve(
     smallestDetectableExcess(job.rolls, {
