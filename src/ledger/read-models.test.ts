@@ -1,8 +1,19 @@
 import { expect, it } from 'vitest';
 import { ALICE, BOB, CAGE, IN_PLAY, seedTable, transfer } from './test-fixtures.js';
+import { indexedTypesSql } from './store.js';
 import { withStores } from './testing.js';
 import type { JournalType } from '../journal/index.js';
 import { sampleInput } from '../journal/samples.js';
+
+it('searches the index of migration 5 by the types asked for, not by every indexed type', () => {
+  // SQLite searches by the first IN term: the index's own list first walked every
+  // settlement of the table for a read of its few settings entries.
+  const sql = indexedTypesSql(['table-created', 'table-settings-changed']);
+  expect(sql.startsWith("type IN ('table-created', 'table-settings-changed') AND type IN (")).toBe(
+    true,
+  );
+  expect(sql).toContain("'round-settled'");
+});
 
 withStores('reads by the indexes of migration 5', (h) => {
   it('gives each wallet movement of the rounds asked for with the balance it left, whatever came after', async () => {

@@ -34,6 +34,12 @@ export interface SqliteStoreOptions {
   readonly cacheSizeKib?: number;
   /** Transactions allowed to queue behind the running one. */
   readonly waitingTransactionsMax?: number;
+  /**
+   * 'full' (default): a returned commit survives a power cut. 'none': commits
+   * are not synced to disk, so a crash of the machine may lose or corrupt the
+   * file; only for databases that are thrown away after (a benchmark's build).
+   */
+  readonly durability?: 'full' | 'none';
 }
 
 /**
@@ -75,7 +81,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   try {
     writer.pragma(`busy_timeout = ${busyTimeoutMs}`);
     writer.pragma('journal_mode = WAL');
-    writer.pragma('synchronous = FULL');
+    writer.pragma(`synchronous = ${options.durability === 'none' ? 'OFF' : 'FULL'}`);
     writer.pragma('foreign_keys = ON');
     // A settlement touches tens of thousands of index pages; SQLite's default
     // 2 MB page cache would send most of them back to the OS on every batch.

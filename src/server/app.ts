@@ -15,6 +15,7 @@ import { CommandRouter, type CommandRouterOptions } from '../service/command-rou
 import { walletBalanceMinor } from '../service/cage.js';
 import { Floor } from '../service/floor.js';
 import { journalHeadSeq, tableIds } from '../service/reads.js';
+import { ReadWorkers } from '../service/read-workers.js';
 import { type BatchTiming, type PublishedEvent, TableService } from '../service/table-service.js';
 import type { RandomSource } from '../dice/index.js';
 import type { RollKeyring } from '../dice/roll-key.js';
@@ -171,9 +172,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const sessionIdleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
   const sessions = new SessionSockets(options.store, clock, sessionIdleMs);
   sessions.start(options.sessionSweepMs ?? SESSION_SWEEP_MS);
+  const reads = new ReadWorkers(options.store);
   const ctx: AppContext = {
     store: options.store,
     service,
+    reads,
     hub,
     floor,
     metrics,
@@ -266,6 +269,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await hub.idle();
       hub.closeAll(1001, 'server shutting down');
       await fastify.close();
+      await reads.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 /** What every route and socket handler shares. */
 import type { Store } from '../ledger/index.js';
 import type { Floor } from '../service/floor.js';
+import type { ReadWorkers } from '../service/read-workers.js';
 import type { TableService } from '../service/table-service.js';
 import type { Hub } from './hub.js';
 import type { LoginThrottle } from './login-throttle.js';
@@ -11,6 +12,8 @@ import type { SessionSockets } from './session-sockets.js';
 export interface AppContext {
   readonly store: Store;
   readonly service: TableService;
+  /** Reads that would hold the event loop (recall, a table's day) run here, on worker threads. */
+  readonly reads: ReadWorkers;
   readonly hub: Hub;
   /** This node's part of the floor: entries journaled here reach every node's sockets through it. */
   readonly floor: Floor;

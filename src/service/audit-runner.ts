@@ -4,12 +4,11 @@
  * the journal: on SQLite the reads are synchronous and would otherwise hold the
  * event loop for the whole audit.
  */
-import { extname } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { ChainPoint } from '../journal/index.js';
 import type { Currency, Store, StoreLocation } from '../ledger/index.js';
 import { checkReadModels } from './read-model-check.js';
 import { AuditCheckpointError, type AuditFrom, type AuditResult } from './audit.js';
+import { siblingModule, startWorker } from './worker-pool.js';
 
 export interface AuditOptions {
   /** Default 'genesis': the whole journal. */
@@ -38,19 +37,7 @@ export class AuditBusyError extends Error {
 
 let running = 0;
 
-/**
- * The worker's code, evaluated as CommonJS: from the sources (tests, tsx) it
- * registers tsx first so that the worker module can be TypeScript.
- */
-const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-const ready = workerData.module.endsWith('.ts')
-  ? import('tsx/esm/api').then((tsx) => tsx.register())
-  : Promise.resolve();
-ready.then(() => import(workerData.module));
-`;
-
-const WORKER_MODULE = new URL(`./audit-worker${extname(import.meta.url)}`, import.meta.url).href;
+const WORKER_MODULE = siblingModule(import.meta.url, 'audit-worker');
 
 export async function audit(store: Store, options: AuditOptions = {}): Promise<AuditResult> {
   if (running >= AUDITS_RUNNING_MAX)
@@ -79,10 +66,7 @@ export async function audit(store: Store, options: AuditOptions = {}): Promise<A
 
 function inWorker(job: AuditJob): Promise<AuditReply> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(BOOTSTRAP, {
-      eval: true,
-      workerData: { ...job, module: WORKER_MODULE },
-    });
+    const worker = startWorker(WORKER_MODULE, job);
     let replied = false;
     worker.once('message', (reply: AuditReply) => {
       replied = true;

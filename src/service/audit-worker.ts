@@ -3,10 +3,11 @@
  * stores the checkpoint it verified (when asked) and posts the verdict.
  * Started by audit() in audit-runner.ts, never imported.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { openAuditDb } from '../ledger/index.js';
 import { AuditCheckpointError, auditSnapshot } from './audit.js';
 import type { AuditJob, AuditReply } from './audit-runner.js';
+import { workerInput } from './worker-pool.js';
 
 async function run(job: AuditJob): Promise<AuditReply> {
   const db = await openAuditDb(job.location);
@@ -27,4 +28,4 @@ async function run(job: AuditJob): Promise<AuditReply> {
   }
 }
 
-parentPort!.postMessage(await run(workerData as AuditJob));
+parentPort!.postMessage(await run(workerInput<AuditJob>()));

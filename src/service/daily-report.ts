@@ -70,6 +70,9 @@ export interface TableDay {
   readonly input: DailyReportInput;
 }
 
+/** A day as it is answered and rendered: everything but the plain input. */
+export type TableDayView = Omit<TableDay, 'input'>;
+
 type Settled = Extract<RoundEvent, { type: 'round-settled' }>;
 
 /** The instant a Macau day starts. */
@@ -256,7 +259,7 @@ export interface RenderedReport {
 
 /** The day in one of the formats; `generatedAtMs` goes on the printable page. */
 export function renderTableDay(
-  day: TableDay,
+  day: TableDayView,
   format: ReportFormat,
   generatedAtMs: number,
 ): RenderedReport {

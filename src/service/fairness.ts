@@ -26,14 +26,13 @@
 import {
   type ActiveAlert,
   type DiceChangedEvent,
-  detectionPowerTable,
+  type FairnessEvaluation,
   FairnessMonitor,
   type FairnessMonitorConfig,
   type FairnessMonitorEvent,
   type IsoDate,
   macauDate,
   parseDiceChangedEvent,
-  smallestDetectableExcess,
   type SpanEvaluation,
 } from '../compliance/index.js';
 import { type JournalEntry, typedRecord } from '../journal/index.js';
@@ -41,6 +40,7 @@ import { KeyedQueue, type ReadModel, type Store } from '../ledger/index.js';
 import { readIndexedEntries } from './indexed-journal.js';
 import type { ServiceResult } from './house-options.js';
 import type { TableService } from './table-service.js';
+import { siblingModule, WorkerPool } from './worker-pool.js';
 
 export const DICE_CHANGED = 'dice-changed';
 export const TABLE_HELD = 'table-held';
@@ -196,11 +196,14 @@ export class FairnessService {
   }
 
   /** Both spans' figures, the active alerts and what the spans can detect; undefined for no table. */
-  evaluate(tableId: string): Promise<FairnessReport | undefined> {
-    return this.queue.run(tableId, async () => {
+  async evaluate(tableId: string): Promise<FairnessReport | undefined> {
+    const evaluated = await this.queue.run(tableId, async () => {
       const tracked = await this.load(tableId);
-      return tracked === undefined ? undefined : report(tracked.monitor);
+      if (tracked === undefined) return undefined;
+      return { evaluation: tracked.monitor.evaluate(), config: tracked.monitor.config };
     });
+    // The power figures outside the table's queue: its commits need not wait for them.
+    return evaluated === undefined ? undefined : report(evaluated);
   }
 
   /** Alerts raised and not cleared over every table; a table not yet followed is read from the journal. */
@@ -485,66 +488,95 @@ function bucketDown(rolls: number): number {
   return Math.floor(rolls / scale) * scale;
 }
 
+/** A power figure computed on the worker (detection-power-worker.ts). */
+export type PowerJob =
+  | { readonly kind: 'table'; readonly significance: number }
+  | {
+      readonly kind: 'excess';
+      readonly rolls: number;
+      readonly loadedDice: 1 | 3;
+      readonly significance: number;
+    };
+
 /**
  * The power figures take tens of milliseconds each (a bisection over a
- * noncentral chi-square), so they are kept: the table once per significance,
- * and the smallest detectable excess per span length rounded down to two
- * significant digits — a slightly shorter span, so a slightly larger excess:
- * the figure errs on the side of claiming less.
+ * noncentral chi-square), so they are computed on a worker thread, off the
+ * event loop, and kept: the table once per significance, and the smallest
+ * detectable excess per span length rounded down to two significant digits —
+ * a slightly shorter span, so a slightly larger excess: the figure errs on
+ * the side of claiming less. One worker serves the process.
  */
-const powerTables = new Map<number, PowerRow[]>();
-const excesses = new Map<string, number>();
+const powerWorkers = new WorkerPool<PowerJob>(
+  siblingModule(import.meta.url, 'detection-power-worker'),
+  null,
+  1,
+);
+const powerTables = new Map<number, Promise<PowerRow[]>>();
+const excesses = new Map<string, Promise<number>>();
 const EXCESS_CACHE_MAX = 10_000;
 
-function powerTable(significance: number): PowerRow[] {
-  let rows = powerTables.get(significance);
-  if (rows === undefined) {
-    rows = detectionPowerTable({ significance, power: 0.9 }).map((f) => ({
-      excess: Number(f.excess.toFixed(6)),
-      loadedDice: f.loadedDice,
-      significance: f.significance,
-      power: f.power,
-      rolls: f.rolls,
-    }));
-    powerTables.set(significance, rows);
+/** A figure kept once asked for; a computation that failed is asked for again next time. */
+function kept<K, V>(cache: Map<K, Promise<V>>, key: K, compute: () => Promise<V>): Promise<V> {
+  let figure = cache.get(key);
+  if (figure === undefined) {
+    figure = compute();
+    cache.set(key, figure);
+    figure.catch(() => cache.delete(key));
   }
-  return rows;
+  return figure;
 }
 
-function excessFor(rolls: number, loadedDice: 1 | 3, significance: number): number | null {
+function powerTable(significance: number): Promise<PowerRow[]> {
+  return kept(powerTables, significance, () =>
+    powerWorkers.run<PowerRow[]>({ kind: 'table', significance }),
+  );
+}
+
+async function excessFor(
+  rolls: number,
+  loadedDice: 1 | 3,
+  significance: number,
+): Promise<number | null> {
   if (rolls === 0) return null;
   const basis = bucketDown(rolls);
-  const key = `${basis}/${loadedDice}/${significance}`;
-  let excess = excesses.get(key);
-  if (excess === undefined) {
-    excess = smallestDetectableExcess(basis, { loadedDice, significance, power: 0.9 });
-    if (excesses.size >= EXCESS_CACHE_MAX) excesses.clear();
-    excesses.set(key, excess);
-  }
-  return excess;
+  if (excesses.size >= EXCESS_CACHE_MAX) excesses.clear();
+  return kept(excesses, `${basis}/${loadedDice}/${significance}`, () =>
+    powerWorkers.run<number>({ kind: 'excess', rolls: basis, loadedDice, significance }),
+  );
 }
 
-function report(monitor: FairnessMonitor): FairnessReport {
-  const evaluation = monitor.evaluate();
+/** The answer of `evaluate`: a monitor's evaluation and its configuration, with the power figures. */
+async function report({
+  evaluation,
+  config,
+}: {
+  readonly evaluation: FairnessEvaluation;
+  readonly config: FairnessMonitorConfig;
+}): Promise<FairnessReport> {
   const [window, sinceDiceChange] = evaluation.spans as [SpanEvaluation, SpanEvaluation];
-  const significance = monitor.config.alertPValue;
-  const excess = (rolls: number) => ({
-    oneDie: excessFor(rolls, 1, significance),
-    allDice: excessFor(rolls, 3, significance),
-  });
+  const significance = config.alertPValue;
+  const excess = async (rolls: number) => {
+    const [oneDie, allDice] = await Promise.all([
+      excessFor(rolls, 1, significance),
+      excessFor(rolls, 3, significance),
+    ]);
+    return { oneDie, allDice };
+  };
+  const [detectionPower, windowExcess, sinceChangeExcess] = await Promise.all([
+    powerTable(significance),
+    excess(window.rolls),
+    excess(sinceDiceChange.rolls),
+  ]);
   return {
     tableId: evaluation.tableId,
-    config: monitor.config,
+    config,
     rollSeq: evaluation.rollSeq,
     diceSetId: evaluation.diceSetId,
     spans: evaluation.spans,
     window,
     sinceDiceChange,
     activeAlerts: evaluation.activeAlerts,
-    detectionPower: powerTable(significance),
-    smallestDetectableExcess: {
-      window: excess(window.rolls),
-      sinceDiceChange: excess(sinceDiceChange.rolls),
-    },
+    detectionPower,
+    smallestDetectableExcess: { window: windowExcess, sinceDiceChange: sinceChangeExcess },
   };
 }

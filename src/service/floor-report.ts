@@ -4,19 +4,13 @@
  * columns of `dailyReportsCsv`) or a printable page linking each table's own.
  */
 import { dailyReportsCsv, type IsoDate } from '../compliance/index.js';
-import type { Store } from '../ledger/index.js';
 import { escapeHtml, formatMinor, REGULATION_REFERENCE } from './daily-report-html.js';
-import {
-  readTableDay,
-  type RenderedReport,
-  type ReportFormat,
-  type TableDay,
-} from './daily-report.js';
+import type { RenderedReport, ReportFormat, TableDayView } from './daily-report.js';
 
 export interface FloorDay {
   readonly date: IsoDate;
   readonly currency: string;
-  readonly tables: readonly TableDay[];
+  readonly tables: readonly TableDayView[];
   readonly totals: {
     readonly rounds: number;
     readonly voidRolls: number;
@@ -29,19 +23,30 @@ export interface FloorDay {
   };
 }
 
-export async function readFloorDay(store: Store, date: IsoDate): Promise<FloorDay> {
-  const tables: TableDay[] = [];
-  for (const tableId of await store.listTables()) {
-    const day = await readTableDay(store, tableId, date);
+/**
+ * The floor's day from each table's (`tableDay`: the read workers' in the
+ * server, so that the folds run off the event loop).
+ */
+export async function readFloorDay(
+  source: {
+    readonly currency: string;
+    readonly tableIds: readonly string[];
+    readonly tableDay: (tableId: string) => Promise<TableDayView | undefined>;
+  },
+  date: IsoDate,
+): Promise<FloorDay> {
+  const tables: TableDayView[] = [];
+  for (const tableId of source.tableIds) {
+    const day = await source.tableDay(tableId);
     if (day !== undefined) tables.push(day);
   }
-  const sum = (pick: (d: TableDay) => number): number =>
+  const sum = (pick: (d: TableDayView) => number): number =>
     tables.reduce((total, d) => total + pick(d), 0);
   const handleMinor = sum((d) => d.report.handleMinor);
   const holdMinor = sum((d) => d.report.holdMinor);
   return {
     date,
-    currency: store.currency,
+    currency: source.currency,
     tables,
     totals: {
       rounds: sum((d) => d.report.rounds),

@@ -84,6 +84,22 @@ async function world(store: Store, start = macauMs('2026-03-02', 10)): Promise<W
   };
 }
 
+/** The store, and the names of the methods the server called on it. */
+function watched(target: Store): { store: Store; calls: string[] } {
+  const calls: string[] = [];
+  const store = new Proxy(target, {
+    get(object, property) {
+      const value: unknown = Reflect.get(object, property, object);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.push(String(property));
+        return (value as (...a: unknown[]) => unknown).apply(object, args);
+      };
+    },
+  });
+  return { store, calls };
+}
+
 async function until(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
   const start = Date.now();
   while (!(await condition())) {
@@ -488,7 +504,7 @@ withStores('compliance routes', (h) => {
   });
 
   it("serves a table's day as JSON, CSV and a printable page", async () => {
-    const store = await h.open();
+    const { store, calls } = watched(await h.open());
     await seedReportDay(store);
     const w = await world(store, macauMs('2026-03-08'));
     try {
@@ -537,6 +553,12 @@ withStores('compliance routes', (h) => {
       expect(floorHtml.body).toContain('Salon &lt;Privé&gt; &amp; &quot;VIP&quot;');
       expect(floorHtml.body).toContain('<tfoot><tr><td>The floor</td>');
       expect((await w.call('croupier', 'GET', floorUrl)).status).toBe(403);
+      const recall = await w.call('inspector', 'GET', `/api/v1/tables/${T}/recall?rounds=2`);
+      expect(recall.status).toBe(200);
+      expect(recall.json<{ status: string }[]>().map((r) => r.status)).toEqual(['paid', 'paid']);
+      // The day and the recall were read on a worker's own connection, off the event loop
+      // that takes the bets: never through the server's store.
+      expect(calls.filter((c) => c === 'readSettlements' || c === 'accountMovesSince')).toEqual([]);
     } finally {
       await w.app.shutdown();
     }

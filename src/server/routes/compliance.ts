@@ -14,12 +14,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isIsoDate, REASON_LENGTH_MAX, REFERENCE_LENGTH_MAX } from '../../compliance/index.js';
 import { type JournalEntry, payloadSchema } from '../../journal/index.js';
-import { readTableDay, REPORT_FORMATS, renderTableDay } from '../../service/daily-report.js';
+import { REPORT_FORMATS, renderTableDay } from '../../service/daily-report.js';
 import { FairnessService, TABLE_HELD, TABLE_HOLD_RELEASED } from '../../service/fairness.js';
 import { HolidayCalendarService } from '../../service/holidays.js';
 import { HouseOptionsService, type ServiceResult } from '../../service/house-options.js';
 import type { ServiceRejection } from '../../service/table-service.js';
 import { readFloorDay, renderFloorDay } from '../../service/floor-report.js';
+import { tableIds } from '../../service/reads.js';
 import type { AppContext } from '../context.js';
 import { HttpError, statusOf } from '../http-error.js';
 import { registerRoute } from '../route.js';
@@ -365,7 +366,16 @@ function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['inspector', 'supervisor'],
     query: reportQuery,
     handler: async ({ query, reply }) => {
-      const rendered = renderFloorDay(await readFloorDay(ctx.store, query.date), query.format);
+      const floor = await readFloorDay(
+        {
+          currency: ctx.store.currency,
+          tableIds: await tableIds(ctx.store),
+          // On the read workers, as each table's own report.
+          tableDay: (tableId) => ctx.reads.tableDay(tableId, query.date),
+        },
+        query.date,
+      );
+      const rendered = renderFloorDay(floor, query.format);
       const disposition = query.format === 'csv' ? 'attachment' : 'inline';
       void reply
         .header('content-type', rendered.contentType)
@@ -384,7 +394,8 @@ function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
     params: tableParams,
     query: reportQuery,
     handler: async ({ params, query, reply }) => {
-      const day = await readTableDay(ctx.store, params.tableId, query.date);
+      // On a worker thread: a day's bets are tens of thousands to fold (read-workers.ts).
+      const day = await ctx.reads.tableDay(params.tableId, query.date);
       if (day === undefined) throw noTable(params.tableId);
       if (query.format === 'json')
         return {

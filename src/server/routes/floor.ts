@@ -6,7 +6,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { earliestAdoptionDate, macauDate } from '../../compliance/index.js';
-import { readTableDay } from '../../service/daily-report.js';
 import type { FairnessService } from '../../service/fairness.js';
 import type { HolidayCalendarService } from '../../service/holidays.js';
 import { tableIds } from '../../service/reads.js';
@@ -44,7 +43,7 @@ export function floorRoutes(app: FastifyInstance, ctx: AppContext, s: FloorServi
 
 async function tableLine(ctx: AppContext, s: FloorServices, tableId: string, today: string) {
   const snap = await ctx.service.snapshot(tableId);
-  const day = await readTableDay(ctx.store, tableId, today);
+  const day = await ctx.reads.tableDay(tableId, today);
   const fairness = await s.fairness.evaluate(tableId);
   const exposure = snap?.book.exposure();
   const state = snap?.state;

@@ -4,7 +4,6 @@
  * routes/compliance.ts with the monitor that journals its alerts.)
  */
 import type { FastifyInstance } from 'fastify';
-import { recallRounds } from '../../service/recall.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
@@ -21,7 +20,8 @@ export function inspectorRoutes(app: FastifyInstance, ctx: AppContext): void {
     params: tableParams,
     query: recallQuery,
     handler: async ({ params, query }) => {
-      const rounds = await recallRounds(ctx.store, params.tableId, query.rounds);
+      // On a worker thread: a long recall must not hold the bets (read-workers.ts).
+      const rounds = await ctx.reads.recall(params.tableId, query.rounds);
       if (rounds === undefined) throw unknownTable(params.tableId);
       return rounds;
     },

@@ -1,0 +1,44 @@
+/**
+ * A read worker (see read-workers.ts): opens the store it is given on its
+ * first job, keeps it, and answers recall and day reads with the same code the
+ * command line runs. Started by a WorkerPool, never imported.
+ */
+import { openPgStore, openSqliteStore, type Store } from '../ledger/index.js';
+import { readTableDay } from './daily-report.js';
+import type { ReadJob, ReadWorkerInput } from './read-workers.js';
+import { recallRounds } from './recall.js';
+import { serveJobs, workerInput } from './worker-pool.js';
+
+const { location, currency } = workerInput<ReadWorkerInput>();
+let opened: Promise<Store> | undefined;
+
+/** One connection is enough: the worker runs one job at a time. A failed open is tried again. */
+function store(): Promise<Store> {
+  opened ??= (
+    location.engine === 'sqlite'
+      ? openSqliteStore({ path: location.path, currency })
+      : openPgStore({
+          url: location.url,
+          currency,
+          poolConnectionsMax: 1,
+          ...(location.schema === undefined ? {} : { schema: location.schema }),
+        })
+  ).catch((error: unknown) => {
+    opened = undefined;
+    throw error;
+  });
+  return opened;
+}
+
+serveJobs<ReadJob>(async (job) => {
+  switch (job.kind) {
+    case 'recall':
+      return recallRounds(await store(), job.tableId, job.rounds);
+    case 'table-day': {
+      const day = await readTableDay(await store(), job.tableId, job.date);
+      if (day === undefined) return undefined;
+      const { input: _input, ...view } = day;
+      return view;
+    }
+  }
+});

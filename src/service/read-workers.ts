@@ -1,0 +1,98 @@
+/**
+ * The server's reads that cost more than a few milliseconds (game recall, a
+ * table's day) run on worker threads with connections of their own
+ * (read-worker.ts), never on the event loop that takes the bets: on SQLite a
+ * read is synchronous and a day's report folds tens of thousands of bets.
+ * Each worker opens its store on its first job and keeps it.
+ *
+ * A table's day changes only with a settlement or a change of its settings,
+ * so the last days read are kept with the seq of the table's newest such
+ * entry (one indexed read) and read again only once a newer one is
+ * journaled: the floor asks for every table's day after every burst of bets.
+ */
+import type { IsoDate } from '../compliance/index.js';
+import { type IndexedJournalType, type Store, StoreUnavailableError } from '../ledger/index.js';
+import type { TableDayView } from './daily-report.js';
+import { lastIndexedEntry } from './indexed-journal.js';
+import type { RecalledRound } from './recall.js';
+import { siblingModule, WorkerJobError, WorkerPool } from './worker-pool.js';
+
+export type ReadJob =
+  | { readonly kind: 'recall'; readonly tableId: string; readonly rounds: number }
+  | { readonly kind: 'table-day'; readonly tableId: string; readonly date: IsoDate };
+
+/** What a read worker is started with: where the store is, and its currency. */
+export type ReadWorkerInput = Pick<Store, 'location' | 'currency'>;
+
+/** Reads running at once in a process (one core each); more wait their turn. */
+export const READ_WORKERS_MAX = 2;
+
+/** The entries that change a table's day once journaled (all in the index of migration 5). */
+const DAY_CHANGES: readonly IndexedJournalType[] = [
+  'round-settled',
+  'table-created',
+  'table-settings-changed',
+];
+/** Days kept (table and date); past it the oldest goes. */
+const DAYS_KEPT_MAX = 256;
+
+interface KeptDay {
+  /** The seq of the table's newest DAY_CHANGES entry when the day was read. */
+  readonly seq: number;
+  readonly view: Promise<TableDayView | undefined>;
+}
+
+export class ReadWorkers {
+  private readonly pool: WorkerPool<ReadJob>;
+  private readonly days = new Map<string, KeptDay>();
+
+  /** `store`: the server's own, for the one indexed read that tells a kept day is current. */
+  constructor(
+    private readonly store: Store,
+    size = READ_WORKERS_MAX,
+  ) {
+    const input: ReadWorkerInput = { location: store.location, currency: store.currency };
+    this.pool = new WorkerPool(siblingModule(import.meta.url, 'read-worker'), input, size);
+  }
+
+  /** recallRounds (recall.ts) on a worker. */
+  recall(tableId: string, rounds: number): Promise<RecalledRound[] | undefined> {
+    return this.run({ kind: 'recall', tableId, rounds });
+  }
+
+  /** readTableDay (daily-report.ts) on a worker, without the plain input it folded. */
+  async tableDay(tableId: string, date: IsoDate): Promise<TableDayView | undefined> {
+    // One type a query: the newest of several would sort every settlement of the table.
+    const newest = await Promise.all(
+      DAY_CHANGES.map((type) => lastIndexedEntry(this.store, tableId, [type])),
+    );
+    const seq = Math.max(0, ...newest.map((entry) => entry?.seq ?? 0));
+    const key = `${tableId}\n${date}`;
+    const kept = this.days.get(key);
+    if (kept !== undefined && kept.seq === seq) return kept.view;
+    const view = this.run<TableDayView | undefined>({ kind: 'table-day', tableId, date });
+    this.days.delete(key);
+    if (this.days.size >= DAYS_KEPT_MAX) this.days.delete(this.days.keys().next().value!);
+    this.days.set(key, { seq, view });
+    // A failed read is not kept.
+    view.catch(() => {
+      if (this.days.get(key)?.view === view) this.days.delete(key);
+    });
+    return view;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private async run<R>(job: ReadJob): Promise<R> {
+    try {
+      return await this.pool.run<R>(job);
+    } catch (error) {
+      // A database the worker cannot reach answers as one the server cannot: 503, retryable.
+      if (error instanceof WorkerJobError && error.workerErrorName === 'StoreUnavailableError')
+        throw new StoreUnavailableError(error.message, error);
+      throw error;
+    }
+  }
+}
