@@ -105,11 +105,12 @@ const UNREACHABLE_TABLE_CODES = [
 ];
 /**
  * Codes a demonstration server does not give in this suite's rounds: its tables
- * carry a demonstration authorization (Art. 8), and no severe fairness alert
- * holds them (Art. 1.1). Provoked in-process: src/server/routes/compliance.test.ts
- * and src/service/fairness.test.ts.
+ * carry a demonstration authorization (Art. 8), no severe fairness alert holds
+ * them (Art. 1.1), and no supervisor closes them for play (Art. 2). Provoked
+ * in-process: src/server/routes/compliance.test.ts, src/service/fairness.test.ts
+ * and src/server/routes/tables-open.test.ts (and in Chromium, test/floor-web-e2e.test.ts).
  */
-const TESTED_IN_PROCESS_TABLE_CODES = ['house_options_unauthorized', 'table_held'];
+const TESTED_IN_PROCESS_TABLE_CODES = ['house_options_unauthorized', 'table_held', 'table_closed'];
 
 /** `cussec serve --demo` on a fresh data folder, without a preset supervisor password. */
 const startServer = (dataDir: string, port: number): Promise<ServeProcess> =>
