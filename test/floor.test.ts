@@ -245,6 +245,8 @@ describe.skipIf(SKIP_REASON !== undefined)(
         // Every node of a floor seals and reveals rolls with the same key (docs/dice.md).
         CUSSEC_ROLL_KEY: ROLL_KEY,
         PGAPPNAME: `cussec-node-${index}`,
+        // The lease connection names its node (`cussec <node id>`), whatever PGAPPNAME says.
+        CUSSEC_NODE_ID: `cussec-node-${index}`,
         CUSSEC_LOG_LEVEL: 'error',
       });
       void server.exited.then((code) => {
@@ -381,10 +383,10 @@ describe.skipIf(SKIP_REASON !== undefined)(
           const rows = await sql(
             db.adminUrl,
             `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-          WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE 'cussec-node-%'`,
+          WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE '%cussec-node-%'`,
           ).catch(() => []);
-          const index =
-            rows[0] === undefined ? undefined : Number(String(rows[0]['name']).slice(-1));
+          const found = /cussec-node-(\d+)/.exec(String(rows[0]?.['name'] ?? ''));
+          const index = found === null ? undefined : Number(found[1]);
           if (index !== undefined) return nodes[index]!;
           if (Date.now() > deadline) throw new Error('no node holds the lease');
           await sleep(250);
