@@ -188,6 +188,11 @@ const ROUND_EVENT_SCHEMAS: { readonly [K in EventType]: z.ZodType<JournalPayload
   }),
 };
 
+/** A round machine's event, as a command's answer publishes it: the union of their payloads. */
+export const roundEventSchema = z.union(
+  Object.values(ROUND_EVENT_SCHEMAS) as [z.ZodType, ...z.ZodType[]],
+) as z.ZodType<RoundEvent>;
+
 const calendarBasis = {
   computedHolidayYears: z.array(integer).exactOptional(),
   calendarNote: text.nullable().exactOptional(),

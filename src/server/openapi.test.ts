@@ -21,12 +21,6 @@ const ANSWERS_NOT_YET_DESCRIBED = new Set([
   'GET /api/v1/reports/daily',
   'GET /api/v1/floor',
   'GET /api/v1/tables/{tableId}/recall',
-  'GET /api/v1/tables/{tableId}',
-  'POST /api/v1/tables/{tableId}/open',
-  'POST /api/v1/tables/{tableId}/close',
-  'POST /api/v1/tables/{tableId}/commands',
-  'POST /api/v1/tables',
-  'PATCH /api/v1/tables/{tableId}/limits',
 ]);
 
 interface Operation {
