@@ -204,6 +204,21 @@ export const auditAnswer = z.union([
   }),
 ]);
 
+/** A paytable: the spots the layout offers and the house's odds of totals 5/16 and 6/15 (Arts. 5, 6.6). */
+export const paytableAnswer = z.strictObject({
+  spots: z.array(z.string()).readonly(),
+  totalOdds: z.strictObject({ '5/16': z.number().int(), '6/15': z.number().int() }).readonly(),
+});
+
+/** Art. 8: the authorization house options carry, with its mark. */
+export const optionsAuthorizationAnswer = z.strictObject({
+  mark: z.enum(['dicj', 'demonstration', 'simulation']),
+  reference: z.string(),
+  authorizedOn: z.string(),
+  recordedBy: z.string(),
+  proposalId: z.string().nullable(),
+});
+
 const dice = z.tuple([z.number().int(), z.number().int(), z.number().int()]).readonly();
 
 /** A table as its view shows it (GET /api/v1/tables/:id, and what open, close, limits and create answer). */
@@ -217,10 +232,7 @@ export const tableViewAnswer = z.strictObject({
   stakeMinorMin: minor,
   stakeMinorMax: minor,
   liabilityMinorMax: minor,
-  paytable: z.strictObject({
-    spots: z.array(z.string()).readonly(),
-    totalOdds: z.strictObject({ '5/16': z.number().int(), '6/15': z.number().int() }).readonly(),
-  }),
+  paytable: paytableAnswer,
   phase: z.enum(PHASES),
   roundNo: z.number().int(),
   rollNo: z.number().int(),
