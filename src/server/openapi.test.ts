@@ -75,7 +75,7 @@ describe('/openapi.json', () => {
         tag: 'test',
         roles: 'public',
         response,
-        handler: async () => ({ count: 1, extra: true }),
+        handler: () => Promise.resolve({ count: 1, extra: true }),
       });
       registerRoute(app.fastify, app.ctx, {
         method: 'GET',
@@ -84,9 +84,9 @@ describe('/openapi.json', () => {
         tag: 'test',
         roles: 'public',
         response,
-        handler: async ({ reply }) => {
+        handler: ({ reply }) => {
           void reply.header('content-type', 'text/csv');
-          return textBody('count\n1\n');
+          return Promise.resolve(textBody('count\n1\n'));
         },
       });
       const misfit = await app.fastify.inject({ url: '/test/misfit' });
