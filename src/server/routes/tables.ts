@@ -1,7 +1,7 @@
 /** A table's routes: its view, bets, the croupier's procedure and the supervisor's settings. */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { journalEntrySchema } from '../../journal/index.js';
+import { visibleJournalEntrySchema } from '../../journal/index.js';
 import { betResults, type Command } from '../../table/index.js';
 import {
   defaultTableSettings,
@@ -216,7 +216,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: 'any',
     params: tableParams,
     query: pageQuery,
-    response: z.array(journalEntrySchema),
+    response: z.array(visibleJournalEntrySchema),
     handler: async ({ params, query, user }) => {
       if (!(await tableExists(ctx.store, params.tableId)))
         throw new HttpError(404, 'unknown_table', `there is no table "${params.tableId}"`);
