@@ -37,7 +37,13 @@ describe('/openapi.json', () => {
       }
       expect(undescribed).toEqual([]);
       expect(described).toContain('GET /api/v1/journal');
-      expect(described).toContain('GET /api/v1/tables/{tableId}/reports/daily');
+      // A daily report answers JSON, or CSV or HTML as text.
+      const report = doc.paths['/api/v1/tables/{tableId}/reports/daily']!['get']!.responses['200']!;
+      expect(Object.keys(report.content ?? {})).toEqual([
+        'application/json',
+        'text/csv',
+        'text/html',
+      ]);
     } finally {
       await app.shutdown();
     }

@@ -46,6 +46,11 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown, R = unknown> {
    */
   readonly response?: z.ZodType<R>;
   /**
+   * The media types of the text bodies (textBody) it may answer instead of
+   * JSON, e.g. a report's text/csv: /openapi.json lists them as strings.
+   */
+  readonly textAnswers?: readonly string[];
+  /**
    * Whether a user who must change their password (a password somebody else
    * chose) may call it; only signing out, reading oneself and changing it may.
    */

@@ -588,11 +588,12 @@ function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
     method: 'GET',
     url: '/api/v1/reports/daily',
     summary:
-      "The floor's day: every table's figures and the floor's totals (json, csv or a printable html page; the schema is the JSON's)",
+      "The floor's day: every table's figures and the floor's totals (json, csv or a printable html page)",
     tag: 'inspector',
     roles: ['inspector', 'supervisor'],
     query: reportQuery,
     response: floorDayAnswer,
+    textAnswers: ['text/csv', 'text/html'],
     handler: async ({ query, reply }) => {
       const floor = await readFloorDay(
         {
@@ -616,12 +617,13 @@ function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
     method: 'GET',
     url: '/api/v1/tables/:tableId/reports/daily',
     summary:
-      "A table's day: rounds, voids, handle, payouts, hold actual and theoretical, biggest win (json, csv or a printable html page; the schema is the JSON's)",
+      "A table's day: rounds, voids, handle, payouts, hold actual and theoretical, biggest win (json, csv or a printable html page)",
     tag: 'inspector',
     roles: ['inspector', 'supervisor'],
     params: tableParams,
     query: reportQuery,
     response: tableDayAnswer,
+    textAnswers: ['text/csv', 'text/html'],
     handler: async ({ params, query, reply }) => {
       // On a worker thread: a day's bets are tens of thousands to fold (read-workers.ts).
       const day = await ctx.reads.tableDay(params.tableId, query.date);
