@@ -141,6 +141,27 @@ function event<K extends string, S extends z.core.$ZodLooseShape>(type: K, shape
   return z.strictObject({ type: z.literal(type), ...eventBase, ...shape });
 }
 
+/** The round's events that carry bets, with a bet as `bet` describes it. */
+function betEvents<B extends z.ZodType>(bet: B) {
+  return {
+    'betting-opened': event('betting-opened', {
+      commitmentHex: text.nullable(),
+      deadlineMs: count.nullable(),
+      displayBoardLit: z.boolean(),
+      standingBets: z.array(bet),
+      croupierId,
+    }),
+    'bet-placed': event('bet-placed', { bet, totalStakeMinor: count }),
+    'bet-withdrawn': event('bet-withdrawn', { bet, totalStakeMinor: count }),
+  };
+}
+
+/**
+ * A bet as a viewer who may not know whose it is sees it: a stake on a spot,
+ * without its playerId (server/visibility.ts).
+ */
+const visibleBetSchema = publicBetSchema.extend({ playerId: nonEmpty.exactOptional() });
+
 const ROUND_EVENT_SCHEMAS: { readonly [K in EventType]: z.ZodType<JournalPayloads[K]> } = {
   'dome-covered': event('dome-covered', { newRound: z.boolean(), croupierId }),
   'latches-fastened': event('latches-fastened', { croupierId }),
@@ -150,15 +171,7 @@ const ROUND_EVENT_SCHEMAS: { readonly [K in EventType]: z.ZodType<JournalPayload
     commitmentHex: text.nullable(),
     croupierId,
   }),
-  'betting-opened': event('betting-opened', {
-    commitmentHex: text.nullable(),
-    deadlineMs: count.nullable(),
-    displayBoardLit: z.boolean(),
-    standingBets: z.array(publicBetSchema),
-    croupierId,
-  }),
-  'bet-placed': event('bet-placed', { bet: publicBetSchema, totalStakeMinor: count }),
-  'bet-withdrawn': event('bet-withdrawn', { bet: publicBetSchema, totalStakeMinor: count }),
+  ...betEvents(publicBetSchema),
   'bell-rung': event('bell-rung', {
     automatic: z.boolean(),
     betCount: count,
@@ -187,6 +200,11 @@ const ROUND_EVENT_SCHEMAS: { readonly [K in EventType]: z.ZodType<JournalPayload
     croupierId,
   }),
 };
+
+/** A round machine's event, as a command's answer publishes it: the union of their payloads. */
+export const roundEventSchema = z.union(
+  Object.values(ROUND_EVENT_SCHEMAS) as [z.ZodType, ...z.ZodType[]],
+) as z.ZodType<RoundEvent>;
 
 const calendarBasis = {
   computedHolidayYears: z.array(integer).exactOptional(),
@@ -335,19 +353,28 @@ const SCHEMAS: { readonly [K in JournalType]: z.ZodType<JournalPayloads[K]> } = 
  * events): the union, one member per type, for /openapi.json. Built from
  * SCHEMAS at run time, so the compiler knows it only as a schema of JSON.
  */
-export const journalEntrySchema: z.ZodType = z.union(
-  Object.entries(SCHEMAS).map(([type, payload]) =>
-    z.strictObject({
-      seq: count,
-      tableId: nonEmpty.nullable(),
-      type: z.literal(type),
-      payload,
-      atMs: count,
-      prevHash: text,
-      hash: text,
-    }),
-  ),
-);
+const entryUnion = (schemas: Readonly<Record<string, z.ZodType>>): z.ZodType =>
+  z.union(
+    Object.entries(schemas).map(([type, payload]) =>
+      z.strictObject({
+        seq: count,
+        tableId: nonEmpty.nullable(),
+        type: z.literal(type),
+        payload,
+        atMs: count,
+        prevHash: text,
+        hash: text,
+      }),
+    ),
+  );
+
+export const journalEntrySchema = entryUnion(SCHEMAS);
+
+/**
+ * A journal entry as one viewer sees it (GET /api/v1/tables/:id/events): the
+ * bets of others without their playerId, for who may not know whose they are.
+ */
+export const visibleJournalEntrySchema = entryUnion({ ...SCHEMAS, ...betEvents(visibleBetSchema) });
 
 /** The schema of one type's payload: where an answer is an entry's payload, it documents it. */
 export function payloadSchema<K extends JournalType>(type: K): z.ZodType<JournalPayloads[K]> {

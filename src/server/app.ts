@@ -80,6 +80,12 @@ export interface AppOptions {
    * runs on this node.
    */
   readonly node?: Omit<CommandRouterOptions, 'store'>;
+  /**
+   * Check each JSON answer against its route's `response` schema and fail the
+   * request when it differs (AppContext.checkAnswers). On by default under
+   * vitest, so every server test proves the published schemas; off in service.
+   */
+  readonly checkAnswers?: boolean;
 }
 
 export interface App {
@@ -188,6 +194,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     limits,
     loginThrottle: new LoginThrottle(),
     demo: options.demo ?? false,
+    checkAnswers: options.checkAnswers ?? process.env['VITEST'] !== undefined,
   };
   const logger =
     options.logger === false

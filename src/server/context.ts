@@ -35,6 +35,8 @@ export interface AppContext {
    * as a demonstration (Art. 8), so they can be played; never on a casino floor.
    */
   readonly demo: boolean;
+  /** Whether each JSON answer is checked against its route's `response` schema (registerRoute). */
+  readonly checkAnswers: boolean;
 }
 
 export interface ServerLimits {

@@ -76,7 +76,12 @@ function operation(spec: RouteSpec): object {
             ? { description: 'done' }
             : {
                 description: 'done',
-                content: { 'application/json': { schema: jsonSchema(spec.response, 'output') } },
+                content: {
+                  'application/json': { schema: jsonSchema(spec.response, 'output') },
+                  ...Object.fromEntries(
+                    (spec.textAnswers ?? []).map((type) => [type, { schema: { type: 'string' } }]),
+                  ),
+                },
               },
       '4XX': {
         description: 'refused: see error.code',

@@ -46,17 +46,28 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown, R = unknown> {
    */
   readonly response?: z.ZodType<R>;
   /**
+   * The media types of the text bodies (textBody) it may answer instead of
+   * JSON, e.g. a report's text/csv: /openapi.json lists them as strings.
+   */
+  readonly textAnswers?: readonly string[];
+  /**
    * Whether a user who must change their password (a password somebody else
    * chose) may call it; only signing out, reading oneself and changing it may.
    */
   readonly allowedBeforePasswordChange?: true;
   /**
-   * The answer: a value sent as JSON, or a string body when the handler set
-   * its content-type. A handler never sends the reply itself: fastify sends
-   * what it returns, once.
+   * The answer: a value sent as JSON, or a text body (textBody) when the
+   * handler set another content-type (a report's CSV or HTML), which
+   * `response` does not describe. A handler never sends the reply itself:
+   * fastify sends what it returns, once.
    */
-  readonly handler: (input: RouteInput<B, Q, P>) => Promise<R>;
+  readonly handler: (input: RouteInput<B, Q, P>) => Promise<R | TextBody>;
 }
+
+declare const TEXT_BODY: unique symbol;
+/** A body in another format than JSON, whose content-type the handler set. */
+export type TextBody = string & { readonly [TEXT_BODY]: true };
+export const textBody = (text: string): TextBody => text as TextBody;
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,128}$/;
 
@@ -70,6 +81,22 @@ export function parse<T>(schema: z.ZodType<T> | undefined, data: unknown, where:
   const issue = result.error.issues[0]!;
   const path = issue.path.length > 0 ? `${where}.${issue.path.join('.')}` : where;
   throw new HttpError(400, 'invalid_request', `${path}: ${issue.message}`);
+}
+
+/**
+ * An answer that its published schema does not describe is the server's bug:
+ * it fails loudly (a 500 naming the field) where the check is on. A text body
+ * is another format, which the schema does not describe.
+ */
+function checkAnswer(spec: Pick<RouteSpec, 'method' | 'url' | 'response'>, result: unknown): void {
+  if (spec.response === undefined || typeof result === 'string') return;
+  const checked = spec.response.safeParse(result);
+  if (checked.success) return;
+  const issue = checked.error.issues[0]!;
+  throw new Error(
+    `${spec.method} ${spec.url}: the answer does not fit its response schema at ` +
+      `${issue.path.join('.') || '(root)'}: ${issue.message}`,
+  );
 }
 
 export function registerRoute<B, Q, P, R>(
@@ -121,6 +148,7 @@ export function registerRoute<B, Q, P, R>(
         reply,
       };
       const result = await spec.handler(input);
+      if (ctx.checkAnswers) checkAnswer(spec, result);
       if (spec.successStatus !== undefined) void reply.status(spec.successStatus);
       return result;
     },

@@ -1,6 +1,6 @@
 /** The request schemas shared by routes and sockets (and the OpenAPI document). */
 import { z } from 'zod';
-import { publicBetSchema } from '../journal/index.js';
+import { publicBetSchema, roundEventSchema } from '../journal/index.js';
 import { ROLES } from '../ledger/index.js';
 import { AUDIT_CHECKS } from '../service/audit.js';
 import { PHASES } from '../table/index.js';
@@ -203,3 +203,71 @@ export const auditAnswer = z.union([
     }),
   }),
 ]);
+
+/** A paytable: the spots the layout offers and the house's odds of totals 5/16 and 6/15 (Arts. 5, 6.6). */
+export const paytableAnswer = z.strictObject({
+  spots: z.array(z.string()).readonly(),
+  totalOdds: z.strictObject({ '5/16': z.number().int(), '6/15': z.number().int() }).readonly(),
+});
+
+/** Art. 8: the authorization house options carry, with its mark. */
+export const optionsAuthorizationAnswer = z.strictObject({
+  mark: z.enum(['dicj', 'demonstration', 'simulation']),
+  reference: z.string(),
+  authorizedOn: z.string(),
+  recordedBy: z.string(),
+  proposalId: z.string().nullable(),
+});
+
+const dice = z.tuple([z.number().int(), z.number().int(), z.number().int()]).readonly();
+
+/** A table as its view shows it (GET /api/v1/tables/:id, and what open, close, limits and create answer). */
+export const tableViewAnswer = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  currency: z.string(),
+  shaker: z.enum(['lever', 'electronic']),
+  displayBoard: z.boolean(),
+  bettingTimerMs: z.number().int().nullable(),
+  stakeMinorMin: minor,
+  stakeMinorMax: minor,
+  liabilityMinorMax: minor,
+  paytable: paytableAnswer,
+  phase: z.enum(PHASES),
+  roundNo: z.number().int(),
+  rollNo: z.number().int(),
+  leverPulls: z.number().int(),
+  commitmentHex: z.string().nullable(),
+  bettingDeadlineMs: z.number().int().nullable(),
+  stakesBySpotMinor: z.record(z.string(), minor),
+  betCount: z.number().int(),
+  totalStakeMinor: minor,
+  lastRound: z
+    .strictObject({
+      roundNo: z.number().int(),
+      dice,
+      winningSpots: z.array(z.string()).readonly(),
+      totalReturnedMinor: minor,
+      payoutCount: z.number().int(),
+      nonceHex: z.string().nullable(),
+      commitmentHex: z.string().nullable(),
+    })
+    .nullable(),
+  history: z
+    .array(z.strictObject({ roundNo: z.number().int(), dice, total: z.number().int() }))
+    .readonly(),
+  /** Which croupier steps the round machine would accept now. */
+  allowed: z.record(z.string(), z.boolean()),
+  optionsAuthorized: z.boolean(),
+  hold: z
+    .strictObject({ reason: z.string(), article: z.string(), sinceMs: z.number().int() })
+    .nullable(),
+  closedSinceMs: z.number().int().nullable(),
+  lastEventSeq: z.number().int(),
+});
+
+/** A croupier's step: the events it published, each with its journal seq, and the table after. */
+export const commandAnswer = z.strictObject({
+  events: z.array(z.strictObject({ seq: z.number().int(), event: roundEventSchema })).readonly(),
+  view: tableViewAnswer,
+});

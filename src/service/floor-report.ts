@@ -62,17 +62,22 @@ export async function readFloorDay(
 
 const percent = (value: number | null): string => (value === null ? '—' : `${value.toFixed(2)} %`);
 
+/** The floor's day as JSON answers it: each table's figures, without its options in force. */
+export function floorDayJson(floor: FloorDay) {
+  const tables = floor.tables.map((d) => ({
+    tableId: d.tableId,
+    tableName: d.tableName,
+    report: d.report,
+  }));
+  return { ...floor, tables };
+}
+
 export function renderFloorDay(floor: FloorDay, format: ReportFormat): RenderedReport {
   const fileName = `cussec-floor-${floor.date}.${format}`;
   if (format === 'json') {
-    const tables = floor.tables.map((d) => ({
-      tableId: d.tableId,
-      tableName: d.tableName,
-      report: d.report,
-    }));
     return {
       contentType: 'application/json; charset=utf-8',
-      body: JSON.stringify({ ...floor, tables }, null, 2) + '\n',
+      body: JSON.stringify(floorDayJson(floor), null, 2) + '\n',
       fileName,
     };
   }

@@ -19,12 +19,12 @@ import { FairnessService, TABLE_HELD, TABLE_HOLD_RELEASED } from '../../service/
 import { HolidayCalendarService } from '../../service/holidays.js';
 import { HouseOptionsService, type ServiceResult } from '../../service/house-options.js';
 import type { ServiceRejection } from '../../service/table-service.js';
-import { readFloorDay, renderFloorDay } from '../../service/floor-report.js';
+import { floorDayJson, readFloorDay, renderFloorDay } from '../../service/floor-report.js';
 import { tableIds } from '../../service/reads.js';
 import type { AppContext } from '../context.js';
 import { HttpError, statusOf } from '../http-error.js';
-import { registerRoute } from '../route.js';
-import { id, tableParams } from '../schemas.js';
+import { registerRoute, textBody } from '../route.js';
+import { id, optionsAuthorizationAnswer, paytableAnswer, tableParams } from '../schemas.js';
 
 /** How often due proposals are adopted, besides after every round paid. */
 export const ADOPTION_INTERVAL_MS = 60_000;
@@ -38,6 +38,226 @@ const isoDate = z
     (d) => isIsoDate(d) && d >= ISO_DATE_MIN && d <= ISO_DATE_MAX,
     `a YYYY-MM-DD date from ${ISO_DATE_MIN} to ${ISO_DATE_MAX}`,
   );
+const isoDateText = z.string().describe('YYYY-MM-DD');
+
+const houseOptionsChoiceAnswer = z.strictObject({
+  shaker: z.enum(['lever', 'electronic']),
+  layoutCount: z.number().int(),
+  displayBoard: z.boolean(),
+  announceAloud: z.boolean(),
+  paytable: paytableAnswer,
+});
+
+/** A proposal of house options with its DICJ authorization, how it ended, and its status today. */
+const proposalAnswer = {
+  proposalId: z.string(),
+  options: houseOptionsChoiceAnswer,
+  adoptionDate: isoDateText,
+  requestDate: isoDateText,
+  proposedBy: z.string(),
+  baseVersion: z.number().int(),
+  authorization: z
+    .strictObject({
+      reference: z.string(),
+      authorizationDate: isoDateText,
+      inspectorId: z.string(),
+      recordedOn: isoDateText,
+    })
+    .nullable(),
+  closed: z
+    .discriminatedUnion('reason', [
+      z.strictObject({
+        reason: z.literal('adopted'),
+        on: isoDateText,
+        by: z.string(),
+        version: z.number().int(),
+      }),
+      z.strictObject({ reason: z.literal('withdrawn'), on: isoDateText, by: z.string() }),
+      z.strictObject({
+        reason: z.literal('superseded'),
+        on: isoDateText,
+        byProposalId: z.string(),
+      }),
+    ])
+    .nullable(),
+  status: z.enum(['pending', 'authorized', 'expired', 'adopted', 'withdrawn', 'superseded']),
+};
+
+const houseOptionsAnswer = z.strictObject({
+  tableId: z.string(),
+  today: isoDateText,
+  current: houseOptionsChoiceAnswer.extend({ version: z.number().int() }),
+  adoptedOn: isoDateText.nullable(),
+  betweenRounds: z.boolean(),
+  dueProposalIds: z.array(z.string()).readonly(),
+  proposals: z.array(z.strictObject(proposalAnswer)).readonly(),
+});
+
+/** A decision on a proposal: the proposal, and the calendar Art. 8's working days were counted with. */
+const decisionAnswer = z.strictObject({
+  ...proposalAnswer,
+  computedHolidayYears: z.array(z.number().int()).readonly(),
+  calendarNote: z.string().nullable(),
+});
+
+/** A year of public holidays and where its list came from. */
+const calendarYearAnswer = z.strictObject({
+  year: z.number().int(),
+  official: z.boolean(),
+  source: z.string(),
+  origin: z.enum(['bundled', 'loaded']),
+  loadedBy: z.string().nullable(),
+  loadedAtMs: z.number().int().nullable(),
+  seq: z.number().int().nullable(),
+  days: z
+    .array(
+      z.strictObject({
+        date: isoDateText,
+        name: z.string(),
+        kind: z.enum(['holiday', 'compensatory']),
+        obligatory: z.boolean().exactOptional(),
+      }),
+    )
+    .readonly(),
+});
+
+const fairnessSpan = z.enum(['window', 'since-dice-change']);
+const fairnessTest = z.enum(['faces', 'totals']);
+const spanEvaluation = z.strictObject({
+  span: fairnessSpan,
+  rolls: z.number().int(),
+  tests: z
+    .array(
+      z.strictObject({
+        test: fairnessTest,
+        statistic: z.number().nullable(),
+        df: z.number().int(),
+        pValue: z.number().nullable(),
+        note: z.string().exactOptional(),
+      }),
+    )
+    .readonly(),
+});
+const detectable = z.strictObject({
+  oneDie: z.number().nullable(),
+  allDice: z.number().nullable(),
+});
+
+/** Art. 1.1: the fairness of a table's dice over both spans, its alerts and the tests' power. */
+const fairnessAnswer = z.strictObject({
+  tableId: z.string(),
+  config: z.strictObject({
+    windowRolls: z.number().int(),
+    alertPValue: z.number(),
+    clearPValue: z.number(),
+  }),
+  rollSeq: z.number().int(),
+  diceSetId: z.string().nullable(),
+  spans: z.array(spanEvaluation).readonly(),
+  window: spanEvaluation,
+  sinceDiceChange: spanEvaluation,
+  activeAlerts: z
+    .array(
+      z.strictObject({
+        span: fairnessSpan,
+        test: fairnessTest,
+        raisedAtRollSeq: z.number().int(),
+        pValue: z.number(),
+      }),
+    )
+    .readonly(),
+  detectionPower: z
+    .array(
+      z.strictObject({
+        excess: z.number(),
+        loadedDice: z.literal([1, 2, 3]),
+        significance: z.number(),
+        power: z.number(),
+        rolls: z.number().int(),
+      }),
+    )
+    .readonly(),
+  smallestDetectableExcess: z.strictObject({ window: detectable, sinceDiceChange: detectable }),
+});
+
+const percentOrNull = z.number().nullable();
+
+/** A table's figures for a Macau day (the JSON of the daily reports). */
+const dailyReportAnswer = z.strictObject({
+  tableId: z.string(),
+  macauDay: isoDateText,
+  currency: z.string(),
+  rounds: z.number().int(),
+  voidRolls: z.number().int(),
+  bets: z.number().int(),
+  handleMinor: z.number().int(),
+  payoutsMinor: z.number().int(),
+  holdMinor: z.number().int(),
+  holdPercentActual: percentOrNull,
+  holdPercentTheoretical: percentOrNull,
+  biggestWin: z
+    .strictObject({
+      roundId: z.string(),
+      settledAtMs: z.number().int(),
+      betId: z.string().nullable(),
+      spot: z.string(),
+      stakeMinor: z.number().int(),
+      returnedMinor: z.number().int(),
+      winMinor: z.number().int(),
+    })
+    .nullable(),
+  bySpot: z
+    .array(
+      z.strictObject({
+        spot: z.string(),
+        bets: z.number().int(),
+        handleMinor: z.number().int(),
+        payoutsMinor: z.number().int(),
+        holdMinor: z.number().int(),
+        holdPercentActual: percentOrNull,
+        holdPercentTheoretical: percentOrNull,
+      }),
+    )
+    .readonly(),
+});
+
+/** A table's day as JSON: its figures and the options in force at the day's start, then each change. */
+const tableDayAnswer = z.strictObject({
+  tableId: z.string(),
+  tableName: z.string(),
+  report: dailyReportAnswer,
+  optionsInForce: z
+    .array(
+      z.strictObject({
+        fromMs: z.number().int(),
+        totalOdds: paytableAnswer.shape.totalOdds,
+        shaker: z.enum(['lever', 'electronic']),
+        authorization: optionsAuthorizationAnswer.nullable(),
+      }),
+    )
+    .readonly(),
+});
+
+/** The floor's day as JSON: every table's figures and the floor's totals. */
+const floorDayAnswer = z.strictObject({
+  date: isoDateText,
+  currency: z.string(),
+  tables: z
+    .array(
+      z.strictObject({ tableId: z.string(), tableName: z.string(), report: dailyReportAnswer }),
+    )
+    .readonly(),
+  totals: z.strictObject({
+    rounds: z.number().int(),
+    voidRolls: z.number().int(),
+    bets: z.number().int(),
+    handleMinor: z.number().int(),
+    payoutsMinor: z.number().int(),
+    holdMinor: z.number().int(),
+    holdPercentActual: percentOrNull,
+  }),
+});
+
 const proposalParams = z.object({ tableId: id, proposalId: id }).strict();
 
 const proposalBody = z
@@ -216,6 +436,7 @@ function houseOptionRoutes(app: FastifyInstance, ctx: AppContext, s: Services): 
     tag: 'compliance',
     roles: ['supervisor', 'inspector'],
     params: tableParams,
+    response: houseOptionsAnswer,
     handler: async ({ params }) => {
       const view = await s.houseOptions.view(params.tableId);
       if (view === undefined) throw noTable(params.tableId);
@@ -232,6 +453,7 @@ function houseOptionRoutes(app: FastifyInstance, ctx: AppContext, s: Services): 
     params: tableParams,
     body: proposalBody,
     successStatus: 201,
+    response: decisionAnswer,
     handler: async ({ params, body, user }) =>
       valueOf(await s.houseOptions.propose(params.tableId, body, user.id)),
   });
@@ -244,6 +466,7 @@ function houseOptionRoutes(app: FastifyInstance, ctx: AppContext, s: Services): 
     roles: ['inspector'],
     params: proposalParams,
     body: authorizationBody,
+    response: decisionAnswer,
     handler: async ({ params, body, user }) =>
       valueOf(await s.houseOptions.authorize(params.tableId, params.proposalId, body, user.id)),
   });
@@ -256,6 +479,7 @@ function houseOptionRoutes(app: FastifyInstance, ctx: AppContext, s: Services): 
     roles: ['supervisor'],
     params: proposalParams,
     body: withdrawalBody,
+    response: decisionAnswer,
     handler: async ({ params, body, user }) =>
       valueOf(
         await s.houseOptions.withdraw(params.tableId, params.proposalId, user.id, body?.reason),
@@ -270,6 +494,7 @@ function holidayRoutes(app: FastifyInstance, ctx: AppContext, s: Services): void
     summary: 'The public-holiday lists Art. 8 counts working days with, shipped and loaded',
     tag: 'compliance',
     roles: 'any',
+    response: z.array(calendarYearAnswer),
     handler: async () => s.holidays.list(),
   });
 
@@ -281,6 +506,7 @@ function holidayRoutes(app: FastifyInstance, ctx: AppContext, s: Services): void
     roles: ['supervisor'],
     body: z.record(z.string(), z.unknown()),
     successStatus: 201,
+    response: calendarYearAnswer,
     handler: async ({ body, user }) => {
       const loaded = await s.holidays.load(body, user.id);
       if (loaded.ok) return loaded.value;
@@ -326,6 +552,7 @@ function fairnessView(app: FastifyInstance, ctx: AppContext, s: Pick<Services, '
     tag: 'inspector',
     roles: ['inspector', 'supervisor'],
     params: tableParams,
+    response: fairnessAnswer,
     handler: async ({ params }) => {
       const report = await s.fairness.evaluate(params.tableId);
       if (report === undefined) throw noTable(params.tableId);
@@ -365,6 +592,8 @@ function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'inspector',
     roles: ['inspector', 'supervisor'],
     query: reportQuery,
+    response: floorDayAnswer,
+    textAnswers: ['text/csv', 'text/html'],
     handler: async ({ query, reply }) => {
       const floor = await readFloorDay(
         {
@@ -380,7 +609,7 @@ function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
       void reply
         .header('content-type', rendered.contentType)
         .header('content-disposition', `${disposition}; filename="${rendered.fileName}"`);
-      return query.format === 'json' ? (JSON.parse(rendered.body) as unknown) : rendered.body;
+      return query.format === 'json' ? floorDayJson(floor) : textBody(rendered.body);
     },
   });
 
@@ -393,6 +622,8 @@ function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['inspector', 'supervisor'],
     params: tableParams,
     query: reportQuery,
+    response: tableDayAnswer,
+    textAnswers: ['text/csv', 'text/html'],
     handler: async ({ params, query, reply }) => {
       // On a worker thread: a day's bets are tens of thousands to fold (read-workers.ts).
       const day = await ctx.reads.tableDay(params.tableId, query.date);
@@ -409,7 +640,7 @@ function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
       void reply
         .header('content-type', rendered.contentType)
         .header('content-disposition', `${disposition}; filename="${rendered.fileName}"`);
-      return rendered.body;
+      return textBody(rendered.body);
     },
   });
 }

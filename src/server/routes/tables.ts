@@ -1,7 +1,7 @@
 /** A table's routes: its view, bets, the croupier's procedure and the supervisor's settings. */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { journalEntrySchema } from '../../journal/index.js';
+import { visibleJournalEntrySchema } from '../../journal/index.js';
 import { betResults, type Command } from '../../table/index.js';
 import {
   defaultTableSettings,
@@ -21,6 +21,7 @@ import { visibleEntries } from '../visibility.js';
 import {
   betAnswerSchema,
   betParams,
+  commandAnswer,
   exposureAnswer,
   myBetsAnswer,
   croupierCommandBody,
@@ -30,6 +31,7 @@ import {
   placeBetBody,
   tableParams,
   tableSummaryAnswer,
+  tableViewAnswer,
 } from '../schemas.js';
 import { tableView } from '../views.js';
 
@@ -80,6 +82,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'tables',
     roles: 'public',
     params: tableParams,
+    response: tableViewAnswer,
     handler: ({ params }) => viewOf(ctx, params.tableId),
   });
 
@@ -169,6 +172,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['croupier'],
     params: tableParams,
     body: croupierCommandBody,
+    response: commandAnswer,
     handler: async ({ params, body, user, idempotencyKey }) => {
       const command = { ...body, croupierId: user.id } as Command;
       const outcome = await run(ctx, params.tableId, command, idempotencyKey);
@@ -212,7 +216,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: 'any',
     params: tableParams,
     query: pageQuery,
-    response: z.array(journalEntrySchema),
+    response: z.array(visibleJournalEntrySchema),
     handler: async ({ params, query, user }) => {
       if (!(await tableExists(ctx.store, params.tableId)))
         throw new HttpError(404, 'unknown_table', `there is no table "${params.tableId}"`);
@@ -234,6 +238,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['supervisor'],
     body: createTableBody,
     successStatus: 201,
+    response: tableViewAnswer,
     handler: async ({ body, user }) => {
       const { tableId, name, ...rest } = body;
       // Art. 8: a new table's options carry no authorization (a demonstration server marks one).
@@ -258,6 +263,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['supervisor'],
     params: tableParams,
     body: limitsBody,
+    response: tableViewAnswer,
     handler: async ({ params, body, user }) => {
       const limits = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
       const outcome = await ctx.service.changeLimits(params.tableId, limits, user.id);
@@ -280,6 +286,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
       tag: 'supervisor',
       roles: ['supervisor'],
       params: tableParams,
+      response: tableViewAnswer,
       handler: async ({ params, user }) => {
         const outcome = await ctx.service.setOpen(params.tableId, open, user.id);
         if (!outcome.ok) throw fromRejection(outcome.rejection);
