@@ -201,9 +201,12 @@ const ROUND_EVENT_SCHEMAS: { readonly [K in EventType]: z.ZodType<JournalPayload
   }),
 };
 
-/** A round machine's event, as a command's answer publishes it: the union of their payloads. */
-export const roundEventSchema = z.union(
-  Object.values(ROUND_EVENT_SCHEMAS) as [z.ZodType, ...z.ZodType[]],
+/** A round event as a viewer sees it (server/visibility.ts): others' bets may come without their player. */
+export const visibleRoundEventSchema = z.union(
+  Object.values({ ...ROUND_EVENT_SCHEMAS, ...betEvents(visibleBetSchema) }) as [
+    z.ZodType,
+    ...z.ZodType[],
+  ],
 ) as z.ZodType<RoundEvent>;
 
 const calendarBasis = {

@@ -1,6 +1,6 @@
 /** The request schemas shared by routes and sockets (and the OpenAPI document). */
 import { z } from 'zod';
-import { publicBetSchema, roundEventSchema } from '../journal/index.js';
+import { publicBetSchema, visibleRoundEventSchema } from '../journal/index.js';
 import { ROLES } from '../ledger/index.js';
 import { AUDIT_CHECKS } from '../service/audit.js';
 import { PHASES } from '../table/index.js';
@@ -268,6 +268,8 @@ export const tableViewAnswer = z.strictObject({
 
 /** A croupier's step: the events it published, each with its journal seq, and the table after. */
 export const commandAnswer = z.strictObject({
-  events: z.array(z.strictObject({ seq: z.number().int(), event: roundEventSchema })).readonly(),
+  events: z
+    .array(z.strictObject({ seq: z.number().int(), event: visibleRoundEventSchema }))
+    .readonly(),
   view: tableViewAnswer,
 });

@@ -162,6 +162,35 @@ describe('who sees whose bets (Art. 2.1 play, items 8 and 9)', () => {
       await f.close();
     }
   });
+  it("answers the croupier's commands with others' standing bets as stakes by spot (Art. 3.4)", async () => {
+    const f = await setup();
+    try {
+      await run(f.app, OPEN);
+      await placeBet(f.app, f.other, 'stands', 'big');
+      await run(f.app, ['ring-bell', 'lift-dome']);
+      const command = async (body: Record<string, unknown>) => {
+        const res = await f.app.fastify.inject({
+          method: 'POST',
+          url: `/api/v1/tables/${T}/commands`,
+          headers: { authorization: `Bearer ${await f.token(f.users.croupier)}` },
+          payload: body,
+        });
+        expect(res.statusCode).toBe(200);
+        return res.json<{ events: { event: Message }[] }>();
+      };
+      // A void roll (Art. 3.3): the bet stands, and betting opens again with it.
+      await command({ type: 'void-roll', reason: 'stacked' });
+      for (const type of ['cover', 'fasten-latches', 'trigger-shaker']) await command({ type });
+      const opened = await command({ type: 'open-betting' });
+      const event = opened.events.find((e) => e.event['type'] === 'betting-opened')!.event;
+      expect(event['standingBets']).toEqual([
+        { betId: 'stands', spot: 'big', stakeMinor: 1_000, rollNo: 1 },
+      ]);
+      expect(JSON.stringify(opened)).not.toContain(f.other.id);
+    } finally {
+      await f.close();
+    }
+  });
 });
 
 describe('a socket ends with its session (item 10)', () => {

@@ -17,7 +17,7 @@ import { journalPage, tableExists, tableIds } from '../../service/reads.js';
 import type { AppContext } from '../context.js';
 import { fromRejection, HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
-import { visibleEntries } from '../visibility.js';
+import { visibleEntries, visibleEvent } from '../visibility.js';
 import {
   betAnswerSchema,
   betParams,
@@ -181,7 +181,12 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
         result: outcome.ok ? 'accepted' : 'refused',
       });
       if (!outcome.ok) throw fromRejection(outcome.rejection);
-      return { events: outcome.events, view: await viewOf(ctx, params.tableId) };
+      // Least privilege: a croupier sees others' bets as stakes on spots, as on the socket.
+      const events = outcome.events.map((e) => ({
+        seq: e.seq,
+        event: visibleEvent(e.event, user),
+      }));
+      return { events, view: await viewOf(ctx, params.tableId) };
     },
   });
 
