@@ -7,10 +7,12 @@ import { describe, expect, it } from 'vitest';
 import {
   HOLIDAY_ISSUE_CODES,
   journaledHouseOptionsEvent,
+  journaledRejectionCode,
   REJECTION_CODES,
 } from './compliance/index.js';
 import { REVEAL_FAILURE_CODES } from './dice/index.js';
-import { CHAIN_FAILURES } from './journal/index.js';
+import { CHAIN_FAILURES, JournalEntryInvalid, parseStoredEntry } from './journal/index.js';
+import { sampleInput } from './journal/samples.js';
 import {
   CREATE_SESSION_ERROR_CODES,
   CREATE_USER_ERROR_CODES,
@@ -60,5 +62,22 @@ describe('a refusal read back from an old journal', () => {
     expect(journaledHouseOptionsEvent({ ...old, code: 'table_mid_round' })).toMatchObject({
       code: 'table_mid_round',
     });
+  });
+
+  it('refuses, where the entry leaves the store, a code that is no refusal in either spelling', () => {
+    const stored = (code: string) => ({
+      seq: 9,
+      tableId: 'T1',
+      type: 'house-options-refused',
+      payloadJson: JSON.stringify({ ...sampleInput('T1', 'house-options-refused').payload, code }),
+      atMs: 1,
+      prevHash: '0'.repeat(64),
+      hash: '1'.repeat(64),
+    });
+    expect(parseStoredEntry(stored('table-mid-round')).payload).toMatchObject({
+      code: 'table-mid-round',
+    });
+    expect(() => parseStoredEntry(stored('no-such-code'))).toThrow(JournalEntryInvalid);
+    expect(() => journaledRejectionCode('no-such-code')).toThrow(RangeError);
   });
 });

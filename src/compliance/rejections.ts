@@ -50,5 +50,13 @@ export interface Rejection {
  * is never rewritten: its entries are hash-chained.
  */
 export function journaledRejectionCode(code: string): RejectionCode {
-  return code.replaceAll('-', '_') as RejectionCode;
+  const snake = code.replaceAll('-', '_');
+  if (!isRejectionCode(snake))
+    throw new RangeError(`not a house-options rejection code: ${JSON.stringify(code)}`);
+  return snake;
+}
+
+/** Whether `code` names a house-options refusal (today's snake_case spelling). */
+export function isRejectionCode(code: string): code is RejectionCode {
+  return Object.hasOwn(REJECTIONS, code);
 }

@@ -22,6 +22,7 @@ import {
   type FairnessMonitorEvent,
 } from '../compliance/fairness-monitor-data.js';
 import { isIsoDate } from '../compliance/iso-date.js';
+import { isRejectionCode } from '../compliance/rejections.js';
 import { type HolidayYear, holidayYearSchema } from '../compliance/holiday-list.js';
 import type { JournaledHouseOptionsEvent } from '../compliance/house-options-state.js';
 import type { TableHeldEvent, TableHoldReleasedEvent } from '../service/fairness.js';
@@ -264,7 +265,10 @@ const HOUSE_OPTIONS_SCHEMAS: {
   'house-options-refused': decision('house-options-refused', {
     command: text.nullable(),
     proposalId: text.nullable(),
-    code: z.string().regex(/^[a-z][a-z0-9_-]*$/, 'not a rejection code'),
+    // Either spelling (journaledRejectionCode): kebab-case in journals written before snake_case.
+    code: z
+      .string()
+      .refine((code) => isRejectionCode(code.replaceAll('-', '_')), 'not a rejection code'),
     article: text,
     message: text,
   }),
