@@ -102,8 +102,12 @@ export class TableFeed {
     if (event.type === 'dome-covered' && event['newRound'] === true) this.refreshSoon();
   }
 
-  /** Views can arrive out of order (a slow fetch after a newer hello); never go back in time. */
-  private apply(view: TableView): void {
+  /**
+   * Views can arrive out of order (a slow fetch after a newer hello, or after a
+   * command's answer); never go back in time. A page that gets a view of its own
+   * (a command's answer) gives it here, so that a slower fetch cannot undo it.
+   */
+  apply(view: TableView): void {
     if (this.view !== null && view.lastEventSeq < this.view.lastEventSeq) return;
     this.show(view);
   }

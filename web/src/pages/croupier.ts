@@ -187,7 +187,8 @@ class CroupierPage implements Page {
       .then((answer) => {
         toast(t('croupier.done', { cmd: label }), 'ok');
         this.busy = false;
-        this.onView(answer.view);
+        // Through the feed: a fetch started before the command must not draw over its answer.
+        this.feed.apply(answer.view);
         this.focusNext();
       })
       .catch((error: unknown) => {
