@@ -247,14 +247,15 @@ const floorDayAnswer = z.strictObject({
       z.strictObject({ tableId: z.string(), tableName: z.string(), report: dailyReportAnswer }),
     )
     .readonly(),
-  totals: z.strictObject({
-    rounds: z.number().int(),
-    voidRolls: z.number().int(),
-    bets: z.number().int(),
-    handleMinor: z.number().int(),
-    payoutsMinor: z.number().int(),
-    holdMinor: z.number().int(),
-    holdPercentActual: percentOrNull,
+  // The floor's totals are a table's figures, summed (floor-report.ts).
+  totals: dailyReportAnswer.pick({
+    rounds: true,
+    voidRolls: true,
+    bets: true,
+    handleMinor: true,
+    payoutsMinor: true,
+    holdMinor: true,
+    holdPercentActual: true,
   }),
 });
 
