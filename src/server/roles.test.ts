@@ -17,6 +17,7 @@ import { type App, buildApp } from './app.js';
 import { tokenHash } from '../service/sessions.js';
 import { forgedToken, seedRoles, sessionToken, TEST_PASSWORD } from './testing.js';
 import { sampleInput } from '../journal/samples.js';
+import { macauDate } from '../compliance/iso-date.js';
 
 type Access = 'public' | 'any' | readonly Role[];
 type Caller = Role | 'anonymous' | 'forged' | 'expired';
@@ -192,7 +193,7 @@ const ROWS: Record<string, Row> = {
   'POST /api/v1/tables/:tableId/house-options/proposals/:proposalId/authorization': {
     access: ['inspector'],
     url: () => `/api/v1/tables/${IDLE}/house-options/proposals/seed-proposal/authorization`,
-    body: () => ({ reference: 'DICJ 1/2026', authorizedOn: new Date().toISOString().slice(0, 10) }),
+    body: () => ({ reference: 'DICJ 1/2026', authorizedOn: macauDate(Date.now()) }),
   },
   'POST /api/v1/tables/:tableId/house-options/proposals/:proposalId/withdrawal': {
     access: ['supervisor'],
@@ -217,7 +218,7 @@ const ROWS: Record<string, Row> = {
   },
   'GET /api/v1/tables/:tableId/reports/daily': {
     access: ['inspector', 'supervisor'],
-    url: () => `/api/v1/tables/${T}/reports/daily?date=${new Date().toISOString().slice(0, 10)}`,
+    url: () => `/api/v1/tables/${T}/reports/daily?date=${macauDate(Date.now())}`,
   },
 };
 
