@@ -37,6 +37,8 @@ interface Run {
   readonly pgCpuMsPerBet: number;
   /** CPU time a bet of the players' side: this process, which makes the requests. */
   readonly loadCpuMsPerBet: number;
+  /** Transactions a bet on the floor's database (each statement outside a transaction is one). */
+  readonly transactionsPerBet: number;
   /** Batches of the tables' commands committed a second (group commits). */
   readonly commitsPerSecond: number;
   /** Tables whose lease each node held at the end, in node order. */
@@ -70,8 +72,9 @@ async function floorRuns(
   for (const nodes of counts) {
     const r = await runFloor(base, nodes, tableCount);
     log(
-      `${name}: ${nodes} node(s), ${tableCount} table(s): ${Math.round(r.betsPerSecond)} bets/s, ack p50 ${round(r.p50Ms)} ms, p99 ${round(r.p99Ms)} ms; leases per node ${r.leases.join('/')}; CPU a bet: nodes ${round(r.nodeCpuMsPerBet)} ms (${r.eachNodeCpuMsPerBet.map((v) => round(v)).join(' + ')}), PostgreSQL ${round(r.pgCpuMsPerBet)} ms, load ${round(r.loadCpuMsPerBet)} ms: at most ${Math.round(ceiling(r))} bets/s on ${CORES} cores; ${Math.round(r.commitsPerSecond)} commits/s (${round(r.betsPerSecond / r.commitsPerSecond)} bets a commit)`,
+      `${name}: ${nodes} node(s), ${tableCount} table(s): ${Math.round(r.betsPerSecond)} bets/s, ack p50 ${round(r.p50Ms)} ms, p99 ${round(r.p99Ms)} ms; leases per node ${r.leases.join('/')}; CPU a bet: nodes ${round(r.nodeCpuMsPerBet)} ms (${r.eachNodeCpuMsPerBet.map((v) => round(v)).join(' + ')}), PostgreSQL ${round(r.pgCpuMsPerBet)} ms, load ${round(r.loadCpuMsPerBet)} ms: at most ${Math.round(ceiling(r))} bets/s on ${CORES} cores; ${round(r.transactionsPerBet)} transactions a bet; ${Math.round(r.commitsPerSecond)} commits/s (${round(r.betsPerSecond / r.commitsPerSecond)} bets a commit)`,
     );
+    figures[`nodes${nodes}TransactionsPerBet`] = round(r.transactionsPerBet);
     figures[`nodes${nodes}LoadCpuMsPerBet`] = round(r.loadCpuMsPerBet);
     figures[`nodes${nodes}CeilingBetsPerSecond`] = Math.round(ceiling(r));
     figures[`nodes${nodes}NodeCpuMsPerBet`] = round(r.nodeCpuMsPerBet);
@@ -155,6 +158,7 @@ async function runFloor(baseUrl: string, nodeCount: number, tableCount: number):
       pgCpuMsPerBet: cpuDelta(before.pgCpuMs, after.pgCpuMs) / latencies.length,
       loadCpuMsPerBet: (load.user + load.system) / 1_000 / latencies.length,
       commitsPerSecond: (after.commits - before.commits) / (DURATION_MS / 1000),
+      transactionsPerBet: (after.transactions - before.transactions) / latencies.length,
     };
   } finally {
     await floor.destroy();
@@ -167,17 +171,23 @@ async function usage(floor: TestFloor): Promise<{
   eachNodeCpuMs: number[];
   pgCpuMs: Map<number, number>;
   commits: number;
+  transactions: number;
 }> {
   const backends = await floor.sql(
     'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
   );
   // Each batch of a table's commands that changed it is one commit that raised its version.
   const [stat] = await floor.sql('SELECT coalesce(sum(version), 0)::int AS commits FROM tables');
+  // The backends report their counts within a second or so (PostgreSQL's statistics).
+  const [db] = await floor.sql(
+    'SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = current_database()',
+  );
   return {
     nodeCpuMs: floor.nodes.reduce((sum, n) => sum + cpuMsOf(n.server.child.pid!), 0),
     eachNodeCpuMs: floor.nodes.map((n) => cpuMsOf(n.server.child.pid!)),
     pgCpuMs: new Map(backends.map((b) => [Number(b['pid']), cpuMsOf(Number(b['pid']))])),
     commits: Number(stat?.['commits'] ?? 0),
+    transactions: Number(db?.['n'] ?? 0),
   };
 }
 
