@@ -16,6 +16,7 @@
  * a folder where each node writes a CPU profile.
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { type Benchmark, round } from './harness.js';
 import { call, openBetting, TestFloor } from '../test/floor-nodes.js';
 import pg from 'pg';
@@ -24,6 +25,7 @@ import { PG_FALLBACK_URL } from './databases.js';
 const PLAYERS = 60;
 const DURATION_MS = Number(process.env['BENCH_FLOOR_MS'] ?? 4_000);
 const SPOTS = ['small', 'big', 'odd', 'even'];
+const CORES = availableParallelism();
 
 interface Run {
   readonly betsPerSecond: number;
@@ -33,6 +35,10 @@ interface Run {
   readonly nodeCpuMsPerBet: number;
   readonly eachNodeCpuMsPerBet: readonly number[];
   readonly pgCpuMsPerBet: number;
+  /** CPU time a bet of the players' side: this process, which makes the requests. */
+  readonly loadCpuMsPerBet: number;
+  /** Transactions a bet on the floor's database (each statement outside a transaction is one). */
+  readonly transactionsPerBet: number;
   /** Batches of the tables' commands committed a second (group commits). */
   readonly commitsPerSecond: number;
   /** Tables whose lease each node held at the end, in node order. */
@@ -66,8 +72,11 @@ async function floorRuns(
   for (const nodes of counts) {
     const r = await runFloor(base, nodes, tableCount);
     log(
-      `${name}: ${nodes} node(s), ${tableCount} table(s): ${Math.round(r.betsPerSecond)} bets/s, ack p50 ${round(r.p50Ms)} ms, p99 ${round(r.p99Ms)} ms; leases per node ${r.leases.join('/')}; CPU a bet: nodes ${round(r.nodeCpuMsPerBet)} ms (${r.eachNodeCpuMsPerBet.map((v) => round(v)).join(' + ')}), PostgreSQL ${round(r.pgCpuMsPerBet)} ms; ${Math.round(r.commitsPerSecond)} commits/s (${round(r.betsPerSecond / r.commitsPerSecond)} bets a commit)`,
+      `${name}: ${nodes} node(s), ${tableCount} table(s): ${Math.round(r.betsPerSecond)} bets/s, ack p50 ${round(r.p50Ms)} ms, p99 ${round(r.p99Ms)} ms; leases per node ${r.leases.join('/')}; CPU a bet: nodes ${round(r.nodeCpuMsPerBet)} ms (${r.eachNodeCpuMsPerBet.map((v) => round(v)).join(' + ')}), PostgreSQL ${round(r.pgCpuMsPerBet)} ms, load ${round(r.loadCpuMsPerBet)} ms: at most ${Math.round(ceiling(r))} bets/s on ${CORES} cores; ${round(r.transactionsPerBet)} transactions a bet; ${Math.round(r.commitsPerSecond)} commits/s (${round(r.betsPerSecond / r.commitsPerSecond)} bets a commit)`,
     );
+    figures[`nodes${nodes}TransactionsPerBet`] = round(r.transactionsPerBet);
+    figures[`nodes${nodes}LoadCpuMsPerBet`] = round(r.loadCpuMsPerBet);
+    figures[`nodes${nodes}CeilingBetsPerSecond`] = Math.round(ceiling(r));
     figures[`nodes${nodes}NodeCpuMsPerBet`] = round(r.nodeCpuMsPerBet);
     figures[`nodes${nodes}PgCpuMsPerBet`] = round(r.pgCpuMsPerBet);
     figures[`nodes${nodes}CommitsPerSecond`] = Math.round(r.commitsPerSecond);
@@ -83,6 +92,15 @@ async function floorRuns(
   return figures;
 }
 
+/**
+ * The bets/s the machine's cores could carry at most, were they busy with
+ * nothing else: each bet costs the nodes, PostgreSQL and the load generator
+ * their CPU a bet (in a closed loop, ack p50 ≈ players ÷ bets/s).
+ */
+function ceiling(r: Run): number {
+  return (CORES * 1_000) / (r.nodeCpuMsPerBet + r.pgCpuMsPerBet + r.loadCpuMsPerBet);
+}
+
 async function runFloor(baseUrl: string, nodeCount: number, tableCount: number): Promise<Run> {
   const floor = await TestFloor.create(baseUrl);
   try {
@@ -96,7 +114,9 @@ async function runFloor(baseUrl: string, nodeCount: number, tableCount: number):
     // Table i's first command reaches node i mod N, which takes its lease.
     await Promise.all(tables.map((t, i) => openBetting(floor, t, i % nodeCount)));
     const latencies: number[] = [];
+    const transactionsBefore = await transactions(floor);
     const before = await usage(floor);
+    const loadBefore = process.cpuUsage();
     const end = Date.now() + DURATION_MS;
     await Promise.all(
       tokens.map(async (token, p) => {
@@ -115,7 +135,9 @@ async function runFloor(baseUrl: string, nodeCount: number, tableCount: number):
         }
       }),
     );
+    const load = process.cpuUsage(loadBefore);
     const after = await usage(floor);
+    const transactionsAfter = await transactions(floor);
     latencies.sort((a, b) => a - b);
     const holders = await floor.sql('SELECT lease_holder FROM tables');
     const leases = floor.nodes.map(
@@ -136,7 +158,10 @@ async function runFloor(baseUrl: string, nodeCount: number, tableCount: number):
         (ms, i) => (ms - before.eachNodeCpuMs[i]!) / latencies.length,
       ),
       pgCpuMsPerBet: cpuDelta(before.pgCpuMs, after.pgCpuMs) / latencies.length,
+      loadCpuMsPerBet: (load.user + load.system) / 1_000 / latencies.length,
       commitsPerSecond: (after.commits - before.commits) / (DURATION_MS / 1000),
+      // Less this bench's own statements in between: the first count's, and usage()'s two twice.
+      transactionsPerBet: (transactionsAfter - transactionsBefore - 5) / latencies.length,
     };
   } finally {
     await floor.destroy();
@@ -161,6 +186,18 @@ async function usage(floor: TestFloor): Promise<{
     pgCpuMs: new Map(backends.map((b) => [Number(b['pid']), cpuMsOf(Number(b['pid']))])),
     commits: Number(stat?.['commits'] ?? 0),
   };
+}
+
+/**
+ * Transactions on the floor's database so far, once the backends have
+ * reported theirs (PostgreSQL's statistics reach the view within a second).
+ */
+async function transactions(floor: TestFloor): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  const [db] = await floor.sql(
+    'SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = current_database()',
+  );
+  return Number(db?.['n'] ?? 0);
 }
 
 /** CPU of the backends that lived through the run (a pool keeps its connections). */

@@ -7,6 +7,7 @@
  * Each engine's store adds only how it opens, runs a transaction and closes.
  */
 import type { JournalEntry } from '../journal/index.js';
+import { BatchedReads } from './batched-reads.js';
 import type { Cluster } from './cluster.js';
 import {
   ACCOUNT_COLUMNS,
@@ -357,14 +358,20 @@ export abstract class SqlStore implements Store {
   ): Promise<{ session: Session; user: User } | undefined> {
     assertTokenHash(tokenHash);
     assertInstant(nowMs, 'nowMs');
-    const row = await this.one<SessionUserRow>(
-      `SELECT ${SESSION_USER_COLUMNS} FROM sessions AS s JOIN users AS u ON u.id = s.user_id
-      WHERE s.token_hash = ? AND s.expires_at_ms > ? AND NOT u.disabled`,
-      tokenHash,
-      nowMs,
-    );
-    return row === undefined ? undefined : toSessionAndUser(row);
+    const row = await this.sessionReads.get(tokenHash);
+    return row === undefined || row.expiresAtMs <= nowMs ? undefined : toSessionAndUser(row);
   }
+
+  /** Every request reads its session: the reads waiting at once go in one statement. */
+  private readonly sessionReads = new BatchedReads<SessionUserRow>(async (hashes) => {
+    const { inList, inListParam } = this.sql.dialect;
+    const rows = await this.all<SessionUserRow>(
+      `SELECT ${SESSION_USER_COLUMNS} FROM sessions AS s JOIN users AS u ON u.id = s.user_id
+      WHERE s.token_hash ${inList} AND NOT u.disabled`,
+      inListParam(hashes),
+    );
+    return new Map(rows.map((row) => [row.tokenHash, row]));
+  });
 
   async touchSession(tokenHash: string, nowMs: number, expiresAtMs?: number): Promise<boolean> {
     assertTokenHash(tokenHash);

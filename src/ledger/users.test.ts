@@ -283,6 +283,29 @@ withStores('users and sessions', (h) => {
       expect(await store.findSession(T1, 1_500)).toBeDefined();
     });
 
+    it('reads sessions asked at once together, each at its own time, never one read before it was asked', async () => {
+      const db = h.freshDb();
+      const store = await h.open({ db });
+      const other = await h.open({ db }); // another node of the floor
+      await createUser(store, userInput('u1', 'alice'));
+      await store.createSession(session(T1));
+      await store.createSession(session(T2, 'u1', 1_000, 1_500));
+      const reads = Array.from({ length: 40 }, (_, i) =>
+        store.findSession([T1, T2, T3][i % 3]!, 1_400 + i),
+      );
+      // Logged out on the other node while those reads are in flight.
+      expect(await other.deleteSession(T1)).toBe(true);
+      const after = store.findSession(T1, 1_450);
+      const found = await Promise.all(reads);
+      found.forEach((f, i) => {
+        if (i % 3 === 2) expect(f).toBeUndefined(); // no such session
+        if (i % 3 === 1) expect(f?.session.tokenHash).toBe(1_400 + i < 1_500 ? T2 : undefined);
+      });
+      expect(await after).toBeUndefined();
+      expect(await store.findSession(T1, 1_450)).toBeUndefined();
+      expect((await store.findSession(T2, 1_499))?.user.id).toBe('u1');
+    });
+
     it('ends the sessions of a user it disables, so enabling again revives none', async () => {
       const store = await withAlice();
       await store.createSession(session(T1));

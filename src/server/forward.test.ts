@@ -123,9 +123,14 @@ withStores('forwarding and fencing', (h) => {
         const ranOnA = vi.spyOn(a.app.ctx.service, 'executeHere');
         const ranOnB = vi.spyOn(b.app.ctx.service, 'executeHere');
 
+        let connections = 0;
+        a.app.fastify.server.on('connection', () => connections++);
         const answers = await Promise.all(['b1', 'b2', 'b3'].map((id) => bet(b.url, token, id)));
         expect(answers.map((r) => r.status)).toEqual([201, 201, 201]);
-        expect(ranOnA).toHaveBeenCalledTimes(3);
+        expect((await bet(b.url, token, 'b0')).status).toBe(201);
+        // B passes on over kept connections: not a connection a request.
+        expect(connections).toBeLessThanOrEqual(2);
+        expect(ranOnA).toHaveBeenCalledTimes(4);
         expect(ranOnB).not.toHaveBeenCalled();
         const body = (await answers[0]!.json()) as { balanceMinor: number };
         expect(body.balanceMinor).toBeLessThan(100_000);

@@ -18,6 +18,8 @@
  *   idempotency key, which lands once whichever node runs the retry.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { rethrowUnavailable, type Store, StoreUnavailableError } from '../ledger/index.js';
 import type { CommandOutcome, CommandPlacement, CommandRequest } from './table-service.js';
 
@@ -63,6 +65,7 @@ const IN_FLIGHT_MAX = 2;
 /** Placement attempts for one command (a holder that moved, a lease being taken). */
 const ATTEMPTS = 4;
 const RETRY_PAUSE_MS = 50;
+const IDLE_CONNECTION_MS = 30_000;
 
 export function leaseKey(tableId: string): string {
   return `table:${tableId}`;
@@ -74,6 +77,12 @@ export class CommandRouter implements CommandPlacement {
   private readonly holders = new Map<string, string>();
   private readonly outboxes = new Map<string, Outbox>();
   private readonly secretDigest: Buffer;
+  /**
+   * Connections to the holders are kept and reused; an idle one is closed
+   * before the holder's own keep-alive timeout (72 s) would close it under a request.
+   */
+  private readonly httpAgent = new HttpAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
+  private readonly httpsAgent = new HttpsAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
 
   constructor(private readonly options: CommandRouterOptions) {
     this.secretDigest = digest(options.nodeSecret);
@@ -194,33 +203,53 @@ export class CommandRouter implements CommandPlacement {
       });
   }
 
-  private async post(
-    holder: string,
-    commands: readonly CommandRequest[],
-  ): Promise<ForwardAnswer[]> {
-    let response: Response;
-    try {
-      response = await fetch(new URL(FORWARD_PATH, holder), {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          [NODE_SECRET_HEADER]: this.options.nodeSecret,
+  private post(holder: string, commands: readonly CommandRequest[]): Promise<ForwardAnswer[]> {
+    const url = new URL(FORWARD_PATH, holder);
+    const body = JSON.stringify({ commands } satisfies ForwardBody);
+    const https = url.protocol === 'https:';
+    return new Promise<ForwardAnswer[]>((resolve, reject) => {
+      const request = (https ? httpsRequest : httpRequest)(
+        url,
+        {
+          method: 'POST',
+          agent: https ? this.httpsAgent : this.httpAgent,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            [NODE_SECRET_HEADER]: this.options.nodeSecret,
+          },
+          signal: AbortSignal.timeout(this.options.forwardTimeoutMs ?? 10_000),
         },
-        body: JSON.stringify({ commands } satisfies ForwardBody),
-        signal: AbortSignal.timeout(this.options.forwardTimeoutMs ?? 10_000),
-      });
-    } catch (error) {
-      // Refused: nothing listens there (the holder is gone), so nothing ran.
-      if (causeCode(error) === 'ECONNREFUSED') throw NEVER_SENT;
-      throw moving(holder, error);
-    }
-    const body = (await response.json().catch(() => undefined)) as
-      { answers?: ForwardAnswer[]; error?: { code?: string } } | undefined;
-    if (response.ok && Array.isArray(body?.answers) && body.answers.length === commands.length)
-      return body.answers;
-    // The holder is shutting down: it took none of them.
-    if (response.status === 503 && body?.error?.code === 'shutting_down') throw NEVER_SENT;
-    throw moving(holder, new Error(`${response.status} ${JSON.stringify(body)}`));
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', (error) => reject(moving(holder, error)));
+          response.on('end', () => {
+            let answer: { answers?: ForwardAnswer[]; error?: { code?: string } } | undefined;
+            try {
+              answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof answer;
+            } catch {
+              answer = undefined;
+            }
+            const status = response.statusCode ?? 0;
+            if (
+              status === 200 &&
+              Array.isArray(answer?.answers) &&
+              answer.answers.length === commands.length
+            )
+              resolve(answer.answers);
+            // The holder is shutting down: it took none of them.
+            else if (status === 503 && answer?.error?.code === 'shutting_down') reject(NEVER_SENT);
+            else reject(moving(holder, new Error(`${status} ${JSON.stringify(answer)}`)));
+          });
+        },
+      );
+      request.on('error', (error: NodeJS.ErrnoException) =>
+        // Refused: nothing listens there (the holder is gone), so nothing ran.
+        reject(error.code === 'ECONNREFUSED' ? NEVER_SENT : moving(holder, error)),
+      );
+      request.end(body);
+    });
   }
 }
 
@@ -233,11 +262,6 @@ function moving(holder: string, cause: unknown): StoreUnavailableError {
     cause,
     'table_moving',
   );
-}
-
-function causeCode(error: unknown): string | undefined {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  return typeof cause?.code === 'string' ? cause.code : undefined;
 }
 
 function digest(secret: string): Buffer {
