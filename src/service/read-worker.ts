@@ -1,7 +1,8 @@
 /**
- * A read worker (see read-workers.ts): opens the store it is given on its
- * first job, keeps it, and answers recall and day reads with the same code the
- * command line runs. Started by a WorkerPool, never imported.
+ * A read worker (see read-workers.ts): opens the store it is given as it
+ * starts (on PostgreSQL with the server's own timeouts), keeps it, and answers
+ * recall and day reads with the same code the command line runs. Started by a
+ * WorkerPool, never imported.
  */
 import { openPgStore, openSqliteStore, type Store } from '../ledger/index.js';
 import { readTableDay } from './daily-report.js';
@@ -21,6 +22,7 @@ function store(): Promise<Store> {
           url: location.url,
           currency,
           poolConnectionsMax: 1,
+          timeouts: location.timeouts,
           ...(location.schema === undefined ? {} : { schema: location.schema }),
         })
   ).catch((error: unknown) => {
@@ -30,15 +32,21 @@ function store(): Promise<Store> {
   return opened;
 }
 
-serveJobs<ReadJob>(async (job) => {
-  switch (job.kind) {
-    case 'recall':
-      return recallRounds(await store(), job.tableId, job.rounds);
-    case 'table-day': {
-      const day = await readTableDay(await store(), job.tableId, job.date);
-      if (day === undefined) return undefined;
-      const { input: _input, ...view } = day;
-      return view;
+serveJobs<ReadJob>(
+  async (job) => {
+    switch (job.kind) {
+      case 'recall':
+        return recallRounds(await store(), job.tableId, job.rounds);
+      case 'table-day': {
+        const day = await readTableDay(await store(), job.tableId, job.date);
+        if (day === undefined) return undefined;
+        const { input: _input, ...view } = day;
+        return view;
+      }
     }
-  }
-});
+  },
+  async () => {
+    // Ready with its connection open: the first read waits for neither.
+    await store();
+  },
+);

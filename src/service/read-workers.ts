@@ -55,6 +55,15 @@ export class ReadWorkers {
     this.pool = new WorkerPool(siblingModule(import.meta.url, 'read-worker'), input, size);
   }
 
+  /**
+   * Starts every worker and waits until each has its connection open: a
+   * server does this before it says it is ready, so that no read after it
+   * pays for a thread's start (which holds the event loop for tens of ms).
+   */
+  start(): Promise<void> {
+    return unavailableAsStore(this.pool.start());
+  }
+
   /** recallRounds (recall.ts) on a worker. */
   recall(tableId: string, rounds: number): Promise<RecalledRound[] | undefined> {
     return this.run({ kind: 'recall', tableId, rounds });
@@ -85,14 +94,18 @@ export class ReadWorkers {
     return this.pool.close();
   }
 
-  private async run<R>(job: ReadJob): Promise<R> {
-    try {
-      return await this.pool.run<R>(job);
-    } catch (error) {
-      // A database the worker cannot reach answers as one the server cannot: 503, retryable.
-      if (error instanceof WorkerJobError && error.workerErrorName === 'StoreUnavailableError')
-        throw new StoreUnavailableError(error.message, error);
-      throw error;
-    }
+  private run<R>(job: ReadJob): Promise<R> {
+    return unavailableAsStore(this.pool.run<R>(job));
+  }
+}
+
+/** A database the worker cannot reach answers as one the server cannot: 503, retryable. */
+async function unavailableAsStore<R>(work: Promise<R>): Promise<R> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof WorkerJobError && error.workerErrorName === 'StoreUnavailableError')
+      throw new StoreUnavailableError(error.message, error);
+    throw error;
   }
 }
