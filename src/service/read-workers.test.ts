@@ -19,7 +19,7 @@ withStores('reads on worker threads', (h) => {
     try {
       expect(await reads.recall(T, 3)).toEqual(await recallRounds(store, T, 3));
       expect(await reads.recall('T9', 3)).toBeUndefined();
-      const { input: _input, ...day } = (await readTableDay(store, T, '2026-03-07'))!;
+      const day = (await readTableDay(store, T, '2026-03-07'))!;
       const first = await reads.tableDay(T, '2026-03-07');
       expect(first).toEqual(day);
       expect(first!.report.rounds).toBe(1);
