@@ -36,6 +36,8 @@ const BYTES_PER_BET_BEFORE = 875;
 const HEALTHZ_PAUSE_MS = 5;
 /** Server starts per size; each read is timed once per start and the median kept. */
 const REPEATS = 5;
+/** How long a start may take (tsx loads the sources in each worker thread too). */
+const SERVE_START_MS = 300_000;
 const execFileAsync = promisify(execFile);
 
 interface Built {
@@ -240,7 +242,12 @@ const IDLE_MS = 500;
 async function measureOnce(built: Built, token: string): Promise<Reads> {
   const port = await freePort();
   const began = performance.now();
-  const server = await ServeProcess.start(['--db', built.path, '--port', String(port)], {});
+  // A start loads the read workers before it listens: from the sources, on a loaded machine, slow.
+  const server = await ServeProcess.start(
+    ['--db', built.path, '--port', String(port)],
+    {},
+    SERVE_START_MS,
+  );
   const reads: Reads = {
     restart: { ms: performance.now() - began, healthzP99Ms: 0, healthzPolls: 0 },
   };

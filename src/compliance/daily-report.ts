@@ -74,19 +74,22 @@ export interface ReportInputError {
   readonly message: string;
 }
 
-function compiledFor(cache: Map<string, CompiledPaytable>, odds: TotalOdds): CompiledPaytable {
+/** The odds a day's rounds were settled under: a handful, compiled once each. */
+const compiled = new Map<string, CompiledPaytable>();
+
+function compiledFor(odds: TotalOdds): CompiledPaytable {
   const k = `${odds['5/16']}/${odds['6/15']}`;
-  let compiled = cache.get(k);
-  if (compiled === undefined) {
-    compiled = compilePaytable({ spots: SPOTS.map((s) => s.id), totalOdds: odds });
-    cache.set(k, compiled);
+  let paytable = compiled.get(k);
+  if (paytable === undefined) {
+    paytable = compilePaytable({ spots: SPOTS.map((s) => s.id), totalOdds: odds });
+    compiled.set(k, paytable);
   }
-  return compiled;
+  return paytable;
 }
 
 /** Exact house edge of a spot as an integer over 216: 216 − Σ returns of a unit stake. */
-function edgeUnits(compiled: CompiledPaytable, spot: string): number {
-  return OUTCOME_COUNT - spotOdds(compiled, spotById(spot)!).returnSum;
+function edgeUnits(paytable: CompiledPaytable, spot: string): number {
+  return OUTCOME_COUNT - spotOdds(paytable, spotById(spot)!).returnSum;
 }
 
 function validate(input: unknown): Result<DailyReportInput, ReportInputError> {
@@ -118,7 +121,6 @@ export function dailyReports(input: unknown): Result<DailyReport[], ReportInputE
   const valid = validate(input);
   if (!valid.ok) return valid;
   const { tableId, currency, totalOdds, rounds } = valid.value;
-  const cache = new Map<string, CompiledPaytable>();
   const days = new Map<IsoDate, DayTally>();
   const ordered = [...rounds].sort((a, b) =>
     a.settledAtMs === b.settledAtMs
@@ -131,35 +133,45 @@ export function dailyReports(input: unknown): Result<DailyReport[], ReportInputE
     const day = macauDate(round.settledAtMs);
     const tally = days.get(day) ?? newDayTally();
     days.set(day, tally);
-    tally.rounds++;
-    tally.voidRolls += round.voidRolls;
-    const compiled = compiledFor(cache, round.totalOdds ?? totalOdds);
-    for (const bet of round.bets) {
-      const spotTally = tally.spots.get(bet.spot) ?? newTally();
-      tally.spots.set(bet.spot, spotTally);
-      tallyBet(spotTally, bet, edgeUnits(compiled, bet.spot));
-      tally.biggestWin = biggerWin(tally.biggestWin, round, bet);
-    }
+    tallyRound(tally, round, round.totalOdds ?? totalOdds);
   }
   const reports = [...days.entries()].map(([macauDay, t]) =>
-    toReport(tableId, currency, macauDay, t),
+    dayReport(tableId, currency, macauDay, t),
   );
   return ok(reports.sort((a, b) => (a.macauDay < b.macauDay ? -1 : 1)));
 }
 
-interface DayTally {
+/**
+ * A day's figures so far, as plain data: what its report is made of. A day
+ * is tallied round by round, in settlement order, so a tally kept after a
+ * round and given the rounds settled since is the tally of them all.
+ */
+export interface DayTally {
   rounds: number;
   voidRolls: number;
-  readonly spots: Map<string, SpotTally>;
+  /** By spot id. */
+  readonly spots: Record<string, SpotTally>;
   biggestWin: BiggestWin | null;
 }
 
-const newDayTally = (): DayTally => ({
+export const newDayTally = (): DayTally => ({
   rounds: 0,
   voidRolls: 0,
-  spots: new Map(),
+  spots: {},
   biggestWin: null,
 });
+
+/** Adds a settled round to its day's tally, its bets' edges under the odds in force for it (Art. 6.6). */
+export function tallyRound(tally: DayTally, round: SettledRound, totalOdds: TotalOdds): void {
+  tally.rounds++;
+  tally.voidRolls += round.voidRolls;
+  const paytable = compiledFor(totalOdds);
+  for (const bet of round.bets) {
+    const spotTally = (tally.spots[bet.spot] ??= newTally());
+    tallyBet(spotTally, bet, edgeUnits(paytable, bet.spot));
+    tally.biggestWin = biggerWin(tally.biggestWin, round, bet);
+  }
+}
 
 function biggerWin(
   best: BiggestWin | null,
@@ -182,13 +194,19 @@ function biggerWin(
   };
 }
 
-function toReport(tableId: string, currency: string, macauDay: IsoDate, t: DayTally): DailyReport {
+/** A day's report from its tally. */
+export function dayReport(
+  tableId: string,
+  currency: string,
+  macauDay: IsoDate,
+  t: DayTally,
+): DailyReport {
   // Spots in the regulation's order, so that reports of different days line up.
-  const spots = SPOTS.filter((s) => t.spots.has(s.id)).map((s) =>
-    toSpotFigures(s.id, t.spots.get(s.id)!),
+  const spots = SPOTS.filter((s) => t.spots[s.id] !== undefined).map((s) =>
+    toSpotFigures(s.id, t.spots[s.id]!),
   );
   const all = newTally();
-  for (const s of t.spots.values()) {
+  for (const s of Object.values(t.spots)) {
     all.bets += s.bets;
     all.handleMinor += s.handleMinor;
     all.payoutsMinor += s.payoutsMinor;

@@ -174,6 +174,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<Store> {
     engine: 'postgres',
     url: options.url,
     ...(options.schema === undefined ? {} : { schema: options.schema }),
+    timeouts,
   };
   return new PgStore(
     pool,

@@ -8,6 +8,7 @@
  */
 import type { JournalEntry, JournalInput, JournalReader } from '../journal/index.js';
 import type { Cluster } from './cluster.js';
+import type { PgTimeouts } from './pg-store.js';
 import type {
   Account,
   AccountInput,
@@ -30,10 +31,19 @@ import type {
 
 export type Engine = 'sqlite' | 'postgres';
 
-/** Where a store's data lives: what another connection (a worker's, say) opens to read it. */
+/**
+ * Where a store's data lives: what another connection (a worker's, say) opens
+ * to read it; on PostgreSQL, with the timeouts the store was opened with, so
+ * that the other connection waits no longer for the database than the store.
+ */
 export type StoreLocation =
   | { readonly engine: 'sqlite'; readonly path: string }
-  | { readonly engine: 'postgres'; readonly url: string; readonly schema?: string };
+  | {
+      readonly engine: 'postgres';
+      readonly url: string;
+      readonly schema?: string;
+      readonly timeouts: PgTimeouts;
+    };
 
 export interface TableRecord {
   readonly id: string;

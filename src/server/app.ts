@@ -16,6 +16,7 @@ import { walletBalanceMinor } from '../service/cage.js';
 import { Floor } from '../service/floor.js';
 import { journalHeadSeq, tableIds } from '../service/reads.js';
 import { ReadWorkers } from '../service/read-workers.js';
+import { startPowerWorkers } from '../service/fairness.js';
 import { type BatchTiming, type PublishedEvent, TableService } from '../service/table-service.js';
 import type { RandomSource } from '../dice/index.js';
 import type { RollKeyring } from '../dice/roll-key.js';
@@ -91,6 +92,12 @@ export interface AppOptions {
 export interface App {
   readonly fastify: FastifyInstance;
   readonly ctx: AppContext;
+  /**
+   * Starts the worker threads of the reads and of the fairness figures and
+   * waits until each is ready (modules loaded, its connection open): `cussec
+   * serve` does it before it listens, so no read pays for a thread's start.
+   */
+  warm(): Promise<void>;
   /** Stops taking commands, lets the commit in flight finish, closes sockets and the server. */
   shutdown(): Promise<void>;
 }
@@ -266,6 +273,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   return {
     fastify,
     ctx,
+    async warm() {
+      await Promise.all([reads.start(), startPowerWorkers()]);
+    },
     async shutdown() {
       ready = false;
       // Stop taking commands and let the queued ones commit, answer every socket request

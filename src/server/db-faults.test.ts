@@ -174,5 +174,6 @@ describe.skipIf(ADMIN_URL === undefined)('a server whose PostgreSQL goes away', 
       await sql(url, "SELECT count(*)::int AS n FROM users WHERE role = 'supervisor'"),
     ).toEqual([{ n: 1 }]);
     expect(await sql(url, 'SELECT id FROM tables')).toEqual([{ id: 'T1' }]);
-  });
+    // Each node starts its read workers before it listens; from the sources each loads them anew.
+  }, 120_000);
 });

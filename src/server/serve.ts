@@ -137,6 +137,8 @@ export async function serve(options: ServeOptions): Promise<App> {
       app.fastify.log.error({ err: error }, 'sweeping idempotency records failed'),
   });
   app.fastify.addHook('onClose', () => stopSweeper());
+  // Before the port opens (so before /readyz can say ready): the first reads do not start threads.
+  await app.warm();
   await app.fastify.listen({ port: options.port, host: options.host });
   const urls = servedUrls(app, options.host, options.tls !== undefined);
   // Other machines cannot reach a loopback address: with a wildcard host, the first other one.

@@ -1,16 +1,18 @@
-import { expect, it } from 'vitest';
-import { DAILY_REPORT_CSV_HEADER } from '../compliance/index.js';
+import { expect, it, vi } from 'vitest';
+import { DAILY_REPORT_CSV_HEADER, type IsoDate, macauDate } from '../compliance/index.js';
 import { withStores } from '../ledger/testing.js';
-import { DEFAULT_PAYTABLE } from '../rules/index.js';
+import { DEFAULT_PAYTABLE, type Dice } from '../rules/index.js';
 import {
   createLeverTable,
+  fundPlayers,
   macauMs,
+  playLeverRounds,
   REPORT_TABLE_NAME,
   seedReportDay,
   testClock,
 } from './compliance-testing.js';
 import { escapeHtml, formatMinor } from './daily-report-html.js';
-import { readTableDay, renderTableDay } from './daily-report.js';
+import { type DayFold, foldTableDay, readTableDay, renderTableDay } from './daily-report.js';
 import { TableService } from './table-service.js';
 
 const T = 'T1';
@@ -21,10 +23,6 @@ withStores('daily reports from the journal', (h) => {
     await seedReportDay(store);
     const day = (await readTableDay(store, T, '2026-03-06'))!;
     expect(day.tableName).toBe(REPORT_TABLE_NAME);
-    expect(day.input.rounds.map((r) => [r.roundId, r.voidRolls, r.bets.length])).toEqual([
-      ['2', 0, 3],
-      ['3', 1, 2],
-    ]);
     const r = day.report;
     expect(r).toMatchObject({
       tableId: T,
@@ -128,6 +126,80 @@ withStores('daily reports from the journal', (h) => {
     ]);
   });
 
+  it('keeps a running tally equal to a fold from nothing, round after round, across midnight and a change of odds', async () => {
+    const store = await h.open();
+    const clock = testClock(macauMs('2026-03-05', 22));
+    const tables = new TableService({ store, clock: clock.now });
+    await createLeverTable(tables, T);
+    const players = ['alice', 'bob', 'carol'];
+    await fundPlayers(store, players);
+    const random = seeded(57_2004);
+    const pick = <V>(values: readonly V[]): V => values[Math.floor(random() * values.length)]!;
+    const spots = ['small', 'big', 'odd', 'even', 'total:5', 'total:16', 'total:6', 'any-triple'];
+    const dates: IsoDate[] = ['2026-03-05', '2026-03-06'];
+    const kept = new Map<IsoDate, DayFold>();
+    const handleMinor = new Map<IsoDate, number>();
+    const journalReads = vi.spyOn(store, 'readJournal');
+    // Rounds every 13 minutes from 23:00: midnight after the 5th, past 01:00 (the end of the
+    // first day's reading window) after the 10th; the odds of 5/16 and 6/15 change after the 8th.
+    for (let n = 0; n < 14; n++) {
+      clock.set(macauMs('2026-03-05', 23) + n * 13 * 60_000);
+      if (n === 8) {
+        const changed = await tables.changeHouseOptions(T, {
+          options: {
+            shaker: 'lever',
+            displayBoard: true,
+            paytable: { ...DEFAULT_PAYTABLE, totalOdds: { '5/16': 24, '6/15': 16 } },
+          },
+          authorization: {
+            mark: 'dicj',
+            reference: 'DICJ/2026/0057',
+            authorizedOn: '2026-03-03',
+            recordedBy: 'insp-1',
+            proposalId: 'P1',
+          },
+          changedBy: 'system:automatic-adoption',
+          entries: [],
+        });
+        expect(changed.ok).toBe(true);
+      }
+      const bets = Array.from({ length: 1 + Math.floor(random() * 4) }, (_, b) => ({
+        betId: `r${n}b${b}`,
+        playerId: pick(players),
+        spot: pick(spots),
+        stakeMinor: pick([1_000, 2_000, 5_000]),
+      }));
+      const dice = [1, 2, 3].map(() => 1 + Math.floor(random() * 6)) as unknown as Dice;
+      await playLeverRounds(tables, T, [{ dice, bets, voids: random() < 0.3 ? 1 : 0 }]);
+      const date = macauDate(clock.now());
+      const staked = bets.reduce((sum, b) => sum + b.stakeMinor, 0);
+      handleMinor.set(date, (handleMinor.get(date) ?? 0) + staked);
+      for (const day of dates) {
+        const before = kept.get(day);
+        journalReads.mockClear();
+        const running = (await foldTableDay(store, T, day, before))!;
+        // From a kept tally, only the journal after it is read.
+        if (before !== undefined)
+          for (const [query] of journalReads.mock.calls)
+            expect(query.fromSeq).toBeGreaterThan(before.seq);
+        const full = (await foldTableDay(store, T, day))!;
+        expect(running.day).toEqual(full.day);
+        expect(running.fold.tally).toEqual(full.fold.tally);
+        expect(running.fold.final).toBe(full.fold.final);
+        expect(running.day.report.handleMinor).toBe(handleMinor.get(day) ?? 0);
+        kept.set(day, running.fold);
+      }
+    }
+    expect(kept.get('2026-03-05')!.final).toBe(true);
+    expect(kept.get('2026-03-06')!.final).toBe(false);
+    expect(kept.get('2026-03-05')!.tally.rounds).toBe(5);
+    expect(kept.get('2026-03-06')!.tally.rounds).toBe(9);
+    // A fold from a kept tally of another day is refused.
+    await expect(foldTableDay(store, T, '2026-03-06', kept.get('2026-03-05'))).rejects.toThrow(
+      RangeError,
+    );
+  });
+
   it('gives zeros for a day without rounds and nothing for an unknown table', async () => {
     const store = await h.open();
     await seedReportDay(store);
@@ -145,3 +217,15 @@ it('formats minor units exactly', () => {
     '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;',
   );
 });
+
+/** A repeatable stream of numbers in [0, 1) (mulberry32). */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}

@@ -3,27 +3,31 @@
  * settled that day (`round-settled`, with every bet's return, aligned with
  * the round's `bet-placed` and `bet-withdrawn` entries), the
  * void rolls of those rounds (`roll-voided`, Art. 3.3) and the Art. 6.6 odds in
- * force for each (`table-created`, `table-settings-changed`), turned into the
- * plain input of `dailyReports` (src/compliance) and rendered as JSON, CSV or
- * a printable page.
+ * force for each (`table-created`, `table-settings-changed`), tallied round by
+ * round (`tallyRound`, src/compliance) and rendered as JSON, CSV or a
+ * printable page.
  *
  * The day's settlements are found by time, by an index (migration 5); the
- * entries read are those of the day's rounds only.
+ * entries read are those of the day's rounds only. A day folded once is kept
+ * as a running tally (`DayFold`) by whoever reads it again (the server's read
+ * workers): the next read folds only the settlements journaled since.
  */
 import {
   addDays,
   type DailyReport,
-  type DailyReportInput,
-  dailyReports,
   dailyReportsCsv,
   dayNumber,
+  dayReport,
+  type DayTally,
   type IsoDate,
   isIsoDate,
   MACAU_UTC_OFFSET_MS,
   macauDate,
+  newDayTally,
   type SettledRound,
+  tallyRound,
 } from '../compliance/index.js';
-import { isRoundEventEntry, type JournalEntryOf } from '../journal/index.js';
+import { isEntryOf, isRoundEventEntry, type JournalEntryOf } from '../journal/index.js';
 import { PAGE_ROWS_MAX, type Store } from '../ledger/index.js';
 import type { TotalOdds } from '../rules/index.js';
 import { type BetResult, betResults, type RoundEvent } from '../table/index.js';
@@ -66,12 +70,22 @@ export interface TableDay {
   readonly report: DailyReport;
   /** The options in force at the day's start, then each change of them during the day. */
   readonly optionsInForce: readonly OptionsPeriod[];
-  /** What `dailyReports` was given: the day's settled rounds as plain data. */
-  readonly input: DailyReportInput;
 }
 
-/** A day as it is answered and rendered: everything but the plain input. */
-export type TableDayView = Omit<TableDay, 'input'>;
+/**
+ * A table's day folded up to a settlement, as plain data (it goes to and from
+ * a worker): given back to foldTableDay, only the settlements after `seq` are
+ * read, and the tally with them is the tally of a fold from nothing.
+ */
+export interface DayFold {
+  readonly tableId: string;
+  readonly date: IsoDate;
+  /** The table's newest settlement when the fold was made (0: none): those up to it are in. */
+  readonly seq: number;
+  /** A settlement past the day's reading window came: no later one can be of the day. */
+  readonly final: boolean;
+  readonly tally: DayTally;
+}
 
 type Settled = Extract<RoundEvent, { type: 'round-settled' }>;
 
@@ -82,19 +96,35 @@ export function macauDayStartMs(date: IsoDate): number {
   return days * DAY_MS - MACAU_UTC_OFFSET_MS;
 }
 
-/**
- * The table's day, read from its journal; undefined when there is no such
- * table. The day's settlements come by the index of settlements by time, the
- * settings by the index of the table's settings entries, and the bets from the
- * journal between the previous day's last settlement and the day's last: the
- * cost is the day's play, not the table's history.
- */
+/** The table's day, read from its journal; undefined when there is no such table. */
 export async function readTableDay(
   store: Store,
   tableId: string,
   date: IsoDate,
 ): Promise<TableDay | undefined> {
+  return (await foldTableDay(store, tableId, date))?.day;
+}
+
+/**
+ * The table's day and its fold; undefined when there is no such table. From
+ * nothing (`kept` absent), the day's settlements come by the index of
+ * settlements by time; from a kept fold of the same day, by the index of the
+ * table's settlements after its seq, until one past the day's reading window.
+ * The bets come from the journal between the settlement before the first
+ * settlement folded and the last: the cost is the rounds folded, not the
+ * table's history, and after a settlement, one round. The settings come by the
+ * index of the table's settings entries, so a change of them mid-day needs no
+ * fold again: each round is tallied under the odds in force when it settled.
+ */
+export async function foldTableDay(
+  store: Store,
+  tableId: string,
+  date: IsoDate,
+  kept?: DayFold,
+): Promise<{ readonly day: TableDay; readonly fold: DayFold } | undefined> {
   if (!isIsoDate(date)) throw new RangeError(`not a YYYY-MM-DD date: ${JSON.stringify(date)}`);
+  if (kept !== undefined && (kept.tableId !== tableId || kept.date !== date))
+    throw new RangeError(`a fold of ${kept.tableId} ${kept.date} given for ${tableId} ${date}`);
   const readUntilMs = macauDayStartMs(addDays(date, 1)) + READ_PAST_DAY_MS;
   const changes: JournalEntryOf<(typeof SETTINGS_TYPES)[number]>[] = [];
   for await (const e of readIndexedEntries(store, tableId, SETTINGS_TYPES)) changes.push(e);
@@ -102,7 +132,13 @@ export async function readTableDay(
   // The settings in force at an entry: the last change journaled before it.
   const settingsAt = (seq: number): TableSettings =>
     settingsOf(changes.findLast((c) => c.seq < seq) ?? changes[0]!);
-  const rounds = await settledRounds(store, tableId, date, settingsAt);
+  const { settlements, seq, final } =
+    kept === undefined
+      ? await daySettlements(store, tableId, date)
+      : await settlementsSince(store, kept, readUntilMs);
+  const tally: DayTally = structuredClone(kept?.tally ?? newDayTally());
+  for (const { round, seq: settledSeq } of await settledRounds(store, tableId, settlements))
+    tallyRound(tally, round, settingsAt(settledSeq).paytable.totalOdds);
   // As the day ended, else (a table created later) as it was created.
   const settings = settingsOf(changes.findLast((c) => c.atMs <= readUntilMs) ?? changes[0]!);
   const dayStartMs = macauDayStartMs(date);
@@ -120,21 +156,77 @@ export async function readTableDay(
     record === undefined
       ? settings.name
       : readStoredSettings(record.config, `table ${tableId}`).name;
-  const totalOdds = rounds[0]?.totalOdds ?? settings.paytable.totalOdds;
-  const input: DailyReportInput = {
-    tableId,
-    currency: store.currency,
-    totalOdds,
-    // Each round names its odds only where they differ from the day's first (Art. 6.6).
-    rounds: rounds.map(({ totalOdds: odds, ...round }) =>
-      odds === undefined || sameOdds(odds, totalOdds) ? round : { ...round, totalOdds: odds },
-    ),
+  const report = dayReport(tableId, store.currency, date, tally);
+  return {
+    day: { tableId, tableName, date, report, optionsInForce },
+    fold: { tableId, date, seq, final, tally },
   };
-  const reports = dailyReports(input);
-  // The input is built from the journal: a refusal here is a bug, not an operating error.
-  if (!reports.ok) throw new Error(`daily report of ${tableId} ${date}: ${reports.error.message}`);
-  const report = reports.value[0] ?? emptyReport(tableId, store.currency, date);
-  return { tableId, tableName, date, report, input, optionsInForce };
+}
+
+interface Settlements {
+  /** The day's settlements to fold, oldest first. */
+  readonly settlements: readonly JournalEntryOf<'round-settled'>[];
+  readonly seq: number;
+  readonly final: boolean;
+}
+
+/**
+ * The day's settlements by the index by time, up to the table's newest
+ * settlement read first (a later one is the next fold's).
+ */
+async function daySettlements(store: Store, tableId: string, date: IsoDate): Promise<Settlements> {
+  const newest = await lastIndexedEntry(store, tableId, ['round-settled']);
+  const seq = newest?.seq ?? 0;
+  const readUntilMs = macauDayStartMs(addDays(date, 1)) + READ_PAST_DAY_MS;
+  // A round lasts at least the betting time, so a day settles far fewer than PAGE_ROWS_MAX rounds.
+  const settlements = (
+    await store.readSettlements({
+      tableId,
+      fromAtMs: macauDayStartMs(date) - READ_PAST_DAY_MS,
+      untilAtMs: readUntilMs,
+      limit: PAGE_ROWS_MAX,
+    })
+  ).filter(
+    (e): e is JournalEntryOf<'round-settled'> =>
+      e.type === 'round-settled' && e.seq <= seq && macauDate(e.payload.atMs) === date,
+  );
+  return { settlements, seq, final: newest !== undefined && newest.atMs > readUntilMs };
+}
+
+/** Settlements read after a kept fold's seq at a time: after a settlement, one comes. */
+const SINCE_PAGE_ROWS = 32;
+
+/**
+ * The day's settlements after a kept fold's seq, by the index of the table's
+ * settlements, up to the first past the day's reading window (none later can
+ * be of the day).
+ */
+async function settlementsSince(
+  store: Store,
+  kept: DayFold,
+  readUntilMs: number,
+): Promise<Settlements> {
+  const settlements: JournalEntryOf<'round-settled'>[] = [];
+  let { seq, final } = kept;
+  while (!final) {
+    const page = await store.readIndexedJournal({
+      tableId: kept.tableId,
+      types: ['round-settled'],
+      afterSeq: seq,
+      limit: SINCE_PAGE_ROWS,
+    });
+    for (const e of page) {
+      if (!isEntryOf(e, ['round-settled'])) continue;
+      if (e.atMs > readUntilMs) {
+        final = true;
+        break;
+      }
+      seq = e.seq;
+      if (macauDate(e.payload.atMs) === kept.date) settlements.push(e);
+    }
+    if (page.length < SINCE_PAGE_ROWS) break;
+  }
+  return { settlements, seq, final };
 }
 
 function optionsPeriod(settings: TableSettings, fromMs: number): OptionsPeriod {
@@ -163,33 +255,20 @@ const settingsOf = (entry: JournalEntryOf<(typeof SETTINGS_TYPES)[number]>): Tab
   fromStoredSettings(entry.payload.settings);
 
 /**
- * The rounds settled on the Macau day, each with its standing bets and void
- * rolls, folded from the journal from just after the previous settlement.
- * A round lasts at least the betting time, so a day settles far fewer than
- * PAGE_ROWS_MAX rounds.
+ * The rounds of these settlements (oldest first), each with its standing
+ * bets and void rolls, folded from the journal from just after the
+ * settlement before the first.
  */
 async function settledRounds(
   store: Store,
   tableId: string,
-  date: IsoDate,
-  settingsAt: (seq: number) => TableSettings,
-): Promise<SettledRound[]> {
-  const settlements = (
-    await store.readSettlements({
-      tableId,
-      fromAtMs: macauDayStartMs(date) - READ_PAST_DAY_MS,
-      untilAtMs: macauDayStartMs(addDays(date, 1)) + READ_PAST_DAY_MS,
-      limit: PAGE_ROWS_MAX,
-    })
-  ).filter(
-    (e): e is JournalEntryOf<'round-settled'> =>
-      e.type === 'round-settled' && macauDate(e.payload.atMs) === date,
-  );
+  settlements: readonly JournalEntryOf<'round-settled'>[],
+): Promise<{ readonly round: SettledRound; readonly seq: number }[]> {
   if (settlements.length === 0) return [];
   const wanted = new Set(settlements.map((e) => e.seq));
   const lastSeq = settlements[settlements.length - 1]!.seq;
   const previous = await lastIndexedEntry(store, tableId, ['round-settled'], settlements[0]!.seq);
-  const rounds: SettledRound[] = [];
+  const rounds: { round: SettledRound; seq: number }[] = [];
   const bets = new StandingBets();
   let voidRolls = 0;
   for await (const entry of readTableJournal(store, tableId, (previous?.seq ?? 0) + 1)) {
@@ -199,11 +278,11 @@ async function settledRounds(
     bets.apply(event);
     if (event.type === 'dome-covered' && event.newRound) voidRolls = 0;
     else if (event.type === 'roll-voided') voidRolls++;
-    else if (event.type === 'round-settled' && wanted.has(entry.seq)) {
-      const settled = event;
-      const odds = settingsAt(entry.seq).paytable.totalOdds;
-      rounds.push(settledRound(settled, betResults(bets.list, settled), voidRolls, odds));
-    }
+    else if (event.type === 'round-settled' && wanted.has(entry.seq))
+      rounds.push({
+        round: settledRound(event, betResults(bets.list, event), voidRolls),
+        seq: entry.seq,
+      });
   }
   return rounds;
 }
@@ -212,7 +291,6 @@ function settledRound(
   event: Settled,
   results: readonly BetResult[],
   voidRolls: number,
-  totalOdds: TotalOdds,
 ): SettledRound {
   return {
     roundId: String(event.roundNo),
@@ -224,31 +302,11 @@ function settledRound(
       stakeMinor: r.stakeMinor,
       returnedMinor: r.returnedMinor,
     })),
-    totalOdds: { '5/16': totalOdds['5/16'], '6/15': totalOdds['6/15'] },
   };
 }
 
 const sameOdds = (a: TotalOdds, b: TotalOdds): boolean =>
   a['5/16'] === b['5/16'] && a['6/15'] === b['6/15'];
-
-/** A day on which no round was settled: zeros, and no percentages. */
-function emptyReport(tableId: string, currency: string, date: IsoDate): DailyReport {
-  return {
-    tableId,
-    macauDay: date,
-    currency,
-    rounds: 0,
-    voidRolls: 0,
-    bets: 0,
-    handleMinor: 0,
-    payoutsMinor: 0,
-    holdMinor: 0,
-    holdPercentActual: null,
-    holdPercentTheoretical: null,
-    biggestWin: null,
-    bySpot: [],
-  };
-}
 
 export interface RenderedReport {
   readonly contentType: string;
@@ -259,7 +317,7 @@ export interface RenderedReport {
 
 /** The day in one of the formats; `generatedAtMs` goes on the printable page. */
 export function renderTableDay(
-  day: TableDayView,
+  day: TableDay,
   format: ReportFormat,
   generatedAtMs: number,
 ): RenderedReport {

@@ -511,6 +511,12 @@ const powerWorkers = new WorkerPool<PowerJob>(
   null,
   1,
 );
+
+/** Starts the power figures' worker, so that the first fairness answer does not wait for it. */
+export function startPowerWorkers(): Promise<void> {
+  return powerWorkers.start();
+}
+
 const powerTables = new Map<number, Promise<PowerRow[]>>();
 const excesses = new Map<string, Promise<number>>();
 const EXCESS_CACHE_MAX = 10_000;

@@ -5,12 +5,12 @@
  */
 import { dailyReportsCsv, type IsoDate } from '../compliance/index.js';
 import { escapeHtml, formatMinor, REGULATION_REFERENCE } from './daily-report-html.js';
-import type { RenderedReport, ReportFormat, TableDayView } from './daily-report.js';
+import type { RenderedReport, ReportFormat, TableDay } from './daily-report.js';
 
 export interface FloorDay {
   readonly date: IsoDate;
   readonly currency: string;
-  readonly tables: readonly TableDayView[];
+  readonly tables: readonly TableDay[];
   readonly totals: {
     readonly rounds: number;
     readonly voidRolls: number;
@@ -31,16 +31,16 @@ export async function readFloorDay(
   source: {
     readonly currency: string;
     readonly tableIds: readonly string[];
-    readonly tableDay: (tableId: string) => Promise<TableDayView | undefined>;
+    readonly tableDay: (tableId: string) => Promise<TableDay | undefined>;
   },
   date: IsoDate,
 ): Promise<FloorDay> {
-  const tables: TableDayView[] = [];
+  const tables: TableDay[] = [];
   for (const tableId of source.tableIds) {
     const day = await source.tableDay(tableId);
     if (day !== undefined) tables.push(day);
   }
-  const sum = (pick: (d: TableDayView) => number): number =>
+  const sum = (pick: (d: TableDay) => number): number =>
     tables.reduce((total, d) => total + pick(d), 0);
   const handleMinor = sum((d) => d.report.handleMinor);
   const holdMinor = sum((d) => d.report.holdMinor);

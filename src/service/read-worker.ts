@@ -1,10 +1,12 @@
 /**
- * A read worker (see read-workers.ts): opens the store it is given on its
- * first job, keeps it, and answers recall and day reads with the same code the
- * command line runs. Started by a WorkerPool, never imported.
+ * A read worker (see read-workers.ts): opens the store it is given as it
+ * starts (on PostgreSQL with the server's own timeouts), keeps it, and
+ * answers recall and day reads (from a day's running tally when it is given
+ * one) with the same code the command line runs. Started by a WorkerPool,
+ * never imported.
  */
 import { openPgStore, openSqliteStore, type Store } from '../ledger/index.js';
-import { readTableDay } from './daily-report.js';
+import { foldTableDay } from './daily-report.js';
 import type { ReadJob, ReadWorkerInput } from './read-workers.js';
 import { recallRounds } from './recall.js';
 import { serveJobs, workerInput } from './worker-pool.js';
@@ -21,6 +23,7 @@ function store(): Promise<Store> {
           url: location.url,
           currency,
           poolConnectionsMax: 1,
+          timeouts: location.timeouts,
           ...(location.schema === undefined ? {} : { schema: location.schema }),
         })
   ).catch((error: unknown) => {
@@ -30,15 +33,17 @@ function store(): Promise<Store> {
   return opened;
 }
 
-serveJobs<ReadJob>(async (job) => {
-  switch (job.kind) {
-    case 'recall':
-      return recallRounds(await store(), job.tableId, job.rounds);
-    case 'table-day': {
-      const day = await readTableDay(await store(), job.tableId, job.date);
-      if (day === undefined) return undefined;
-      const { input: _input, ...view } = day;
-      return view;
+serveJobs<ReadJob>(
+  async (job) => {
+    switch (job.kind) {
+      case 'recall':
+        return recallRounds(await store(), job.tableId, job.rounds);
+      case 'table-day':
+        return foldTableDay(await store(), job.tableId, job.date, job.kept);
     }
-  }
-});
+  },
+  async () => {
+    // Ready with its connection open: the first read waits for neither.
+    await store();
+  },
+);

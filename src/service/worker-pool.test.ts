@@ -24,6 +24,27 @@ describe('WorkerPool', () => {
     expect(threads).toContain(again);
   });
 
+  it('starts every worker before any job, ready once each has warmed up', async () => {
+    pool = new WorkerPool(FIXTURE, { label: 'x' }, 2);
+    await pool.start();
+    const asked = Date.now();
+    // Two jobs at once, one on each worker: both workers were loaded before the jobs came.
+    const started = await Promise.all([
+      pool.run<number>({ kind: 'started' }),
+      pool.run<number>({ kind: 'started' }),
+    ]);
+    expect(new Set(started).size).toBe(2);
+    for (const at of started) expect(at).toBeLessThanOrEqual(asked);
+  });
+
+  it("rejects a start with a worker's failed warm-up; its jobs still run", async () => {
+    pool = new WorkerPool(FIXTURE, { label: 'cold' }, 1);
+    const failed = await pool.start().catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(WorkerJobError);
+    expect(failed).toMatchObject({ workerErrorName: 'RangeError', message: 'cannot warm up' });
+    expect(await pool.run({ kind: 'echo', value: 1 })).toEqual({ label: 'cold', value: 1 });
+  });
+
   it("fails a job with its worker's error, and goes on with the next", async () => {
     pool = new WorkerPool(FIXTURE, { label: 'x' }, 1);
     const failed = await pool.run({ kind: 'fail' }).catch((e: unknown) => e);

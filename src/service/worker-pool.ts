@@ -3,10 +3,12 @@
  * bisection over a noncentral chi-square) runs on worker threads that stay up
  * between jobs, so the process that asks keeps answering bets meanwhile.
  *
- * A pool starts its workers on first use, at most `size` of them, and hands
- * each job to an idle one (the others wait, first come first served). An idle
- * worker does not keep the process alive; a worker that dies fails the jobs it
- * held and is replaced by the next job.
+ * A pool starts its workers on first use, at most `size` of them, or all of
+ * them at once with `start` (a server, before it says it is ready, so that no
+ * read pays for a thread's start), and hands each job to an idle one (the
+ * others wait, first come first served). An idle worker does not keep the
+ * process alive; a worker that dies fails the jobs it held and is replaced by
+ * the next job.
  */
 import { extname } from 'node:path';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
@@ -38,26 +40,49 @@ export function workerInput<T>(): T {
   return (workerData as { data: T }).data;
 }
 
-/** A job's reply as posted back: the value, or the error's name and message. */
+interface PostedError {
+  readonly name: string;
+  readonly message: string;
+}
+
+/**
+ * What a worker posts back: a job's value, or its error's name and message;
+ * and once, when it has loaded and warmed up, that it is ready (or why not).
+ */
 type Reply =
   | { readonly id: number; readonly value: unknown }
-  | { readonly id: number; readonly error: { readonly name: string; readonly message: string } };
+  | { readonly id: number; readonly error: PostedError }
+  | { readonly ready: true }
+  | { readonly ready: false; readonly error: PostedError };
+
+function posted(error: unknown): PostedError {
+  const { name, message } =
+    error instanceof Error ? error : new Error(`worker job failed: ${String(error)}`);
+  return { name, message };
+}
 
 /**
  * Inside a worker module: answers each job posted to it with `handle`, one at
- * a time (the pool never posts a second before the first is answered).
+ * a time (the pool never posts a second before the first is answered), and
+ * says it is ready once `warm` (what its first job would otherwise wait for:
+ * a connection) is done.
  */
-export function serveJobs<J>(handle: (job: J) => Promise<unknown>): void {
+export function serveJobs<J>(
+  handle: (job: J) => Promise<unknown>,
+  warm: () => Promise<void> = () => Promise.resolve(),
+): void {
   parentPort!.on('message', (message: { id: number; job: J }) => {
     handle(message.job).then(
       (value) => parentPort!.postMessage({ id: message.id, value } satisfies Reply),
-      (error: unknown) => {
-        const { name, message: text } =
-          error instanceof Error ? error : new Error(`worker job failed: ${String(error)}`);
-        parentPort!.postMessage({ id: message.id, error: { name, message: text } } satisfies Reply);
-      },
+      (error: unknown) =>
+        parentPort!.postMessage({ id: message.id, error: posted(error) } satisfies Reply),
     );
   });
+  warm().then(
+    () => parentPort!.postMessage({ ready: true } satisfies Reply),
+    (error: unknown) =>
+      parentPort!.postMessage({ ready: false, error: posted(error) } satisfies Reply),
+  );
 }
 
 /** A job that failed in its worker: the worker's error name and message. */
@@ -80,6 +105,8 @@ interface Pending {
 interface Slot {
   readonly worker: Worker;
   busy: Pending | undefined;
+  /** Settles when the worker says it is ready, or fails to be. */
+  readonly ready: Promise<void>;
 }
 
 export class WorkerPool<J> {
@@ -109,6 +136,27 @@ export class WorkerPool<J> {
     });
   }
 
+  /**
+   * Starts every worker the pool may have and resolves once each is ready
+   * (its modules loaded, its warm-up done); rejects with a worker's
+   * WorkerJobError if its warm-up failed (the worker stays: its next job tries again).
+   */
+  async start(): Promise<void> {
+    if (this.closed) throw new Error('the worker pool is closed');
+    while (this.slots.length < this.size) this.spawn();
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        // The process waits for a worker it is starting, as for one with a job.
+        slot.worker.ref();
+        try {
+          await slot.ready;
+        } finally {
+          if (slot.busy === undefined) slot.worker.unref();
+        }
+      }),
+    );
+  }
+
   /** Ends every worker; jobs still waiting or running fail. */
   async close(): Promise<void> {
     this.closed = true;
@@ -135,8 +183,20 @@ export class WorkerPool<J> {
 
   private spawn(): Slot {
     const worker = startWorker(this.module, this.data);
-    const slot: Slot = { worker, busy: undefined };
+    let ready!: { resolve: () => void; reject: (error: Error) => void };
+    const slot: Slot = {
+      worker,
+      busy: undefined,
+      ready: new Promise<void>((resolve, reject) => (ready = { resolve, reject })),
+    };
+    // Nobody need wait for it: a worker started by a job answers the job.
+    slot.ready.catch(() => undefined);
     worker.on('message', (reply: Reply) => {
+      if ('ready' in reply) {
+        if (reply.ready) ready.resolve();
+        else ready.reject(new WorkerJobError(reply.error.name, reply.error.message));
+        return;
+      }
       const pending = slot.busy;
       if (pending === undefined || pending.id !== reply.id) return;
       slot.busy = undefined;
@@ -147,6 +207,7 @@ export class WorkerPool<J> {
       this.dispatch();
     });
     const fail = (error: Error): void => {
+      ready.reject(error);
       const index = this.slots.indexOf(slot);
       if (index < 0) return;
       this.slots.splice(index, 1);
