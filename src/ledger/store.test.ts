@@ -658,6 +658,7 @@ withStores('ledger store', (h) => {
         { version: 6 },
         { version: 7 },
         { version: 8 },
+        { version: 9 },
       ]);
     });
   });
