@@ -15,7 +15,9 @@
  * A stored entry that does not parse is a JournalEntryInvalid naming its seq.
  */
 import { z } from 'zod';
+import { canonicalJson } from './canonical-json.js';
 import type { JournalEntry, StoredEntry } from './entry.js';
+import { readStoredPayload, StoredPayloadInvalid } from './stored-payload.js';
 import {
   type DiceChangedEvent,
   diceChangedSchema,
@@ -422,16 +424,21 @@ export class JournalEntryInvalid extends Error {
 export function parseStoredEntry(row: StoredEntry, position = 0): JournalEntry {
   let payload: unknown;
   try {
-    payload = JSON.parse(row.payloadJson);
-  } catch {
-    throw new JournalEntryInvalid(row.seq, row.type, 'payload is not JSON', row, position);
+    payload = readStoredPayload(row, row.payloadJson);
+  } catch (error) {
+    if (!(error instanceof StoredPayloadInvalid)) throw error;
+    throw new JournalEntryInvalid(row.seq, row.type, error.problem, row, position);
   }
   let record: JournalRecord;
   try {
     record = parseJournalRecord(row.seq, row.type, payload);
   } catch (error) {
     if (!(error instanceof JournalEntryInvalid)) throw error;
-    throw new JournalEntryInvalid(row.seq, row.type, error.problem, row, position);
+    // The entry as hashed, whichever form its row keeps, so that verifyChain judges its hash.
+    const stored = row.payloadJson.startsWith('{')
+      ? row
+      : { ...row, payloadJson: canonicalJson(payload) };
+    throw new JournalEntryInvalid(row.seq, row.type, error.problem, stored, position);
   }
   // A literal, not a spread: the stores read entries by the thousand.
   return {

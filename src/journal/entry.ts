@@ -8,6 +8,7 @@
 import { check } from './check.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import type { JournalRecord } from './entries.js';
+import { storedPayload } from './stored-payload.js';
 
 /** The previous hash of entry 1: 64 zeros. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -33,7 +34,10 @@ export interface EntryHeader {
 /** An entry as it leaves the store: parsed, so `payload` is the type's (narrow on `type`). */
 export type JournalEntry = EntryHeader & JournalRecord;
 
-/** An entry as its row keeps it: the payload as canonical JSON text. */
+/**
+ * An entry as its row keeps it: `payloadJson` is the row's text, the payload's
+ * canonical JSON or its compact form (stored-payload.ts).
+ */
 export interface StoredEntry extends EntryHeader {
   readonly type: string;
   readonly payloadJson: string;
@@ -66,10 +70,10 @@ export function entryHash(e: Omit<HashedEntry, 'hash'>): string {
   return sha256Hex(entryHashInput(e, canonicalJson(e.payload)));
 }
 
-/** An entry with its payload's canonical JSON, as the store writes it. */
+/** An entry and the text its row keeps for its payload (stored-payload.ts), as the store writes it. */
 export interface ChainedEntry {
   readonly entry: JournalEntry;
-  readonly payloadJson: string;
+  readonly storedPayload: string;
 }
 
 /** Builds the next entries of the chain after (lastSeq, lastHash). */
@@ -111,7 +115,7 @@ export function chainEntries(
       payload: input.payload,
       hash,
     } as JournalEntry;
-    out[i] = { entry, payloadJson };
+    out[i] = { entry, storedPayload: storedPayload(entry, input.payload, payloadJson) };
     prevHash = hash;
   }
   return out;

@@ -382,7 +382,7 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
         col('seq'),
         col('tableId'),
         col('type'),
-        entries.map((c) => c.payloadJson),
+        entries.map((c) => c.storedPayload),
         col('atMs'),
         col('hash'),
       ],

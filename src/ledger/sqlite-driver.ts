@@ -78,9 +78,9 @@ const transferParams = (t: Transfer, out: unknown[]): void => {
   );
 };
 
-const journalParams = ({ entry: e, payloadJson }: ChainedEntry, out: unknown[]): void => {
+const journalParams = ({ entry: e, storedPayload }: ChainedEntry, out: unknown[]): void => {
   // The hash as its 32 bytes; prevHash is the previous entry's hash and is not stored.
-  out.push(e.seq, e.tableId, e.type, payloadJson, e.atMs, Buffer.from(e.hash, 'hex'));
+  out.push(e.seq, e.tableId, e.type, storedPayload, e.atMs, Buffer.from(e.hash, 'hex'));
 };
 
 function prepareStatements(db: Database.Database) {

@@ -227,4 +227,15 @@ CREATE INDEX journal_staff_actions ON journal (seq)
   WHERE type IN ('user-created', 'user-disabled', 'user-enabled', 'password-reset', 'password-changed', 'session-revoked', 'table-created', 'table-settings-changed', 'table-opened', 'table-closed');
 `,
   },
+  {
+    version: 9,
+    name: 'round events kept in a compact form',
+    // Nothing is rewritten: rows written before keep their canonical JSON and read as
+    // before. The number is what matters: a release before this one cannot read the
+    // compact form (journal/stored-payload.ts), and refuses a database at version 9.
+    sql: `
+INSERT INTO meta (key, value) VALUES ('journal_payload_forms',
+  'canonical JSON, or a round event''s compact form from migration 9 on (journal/stored-payload.ts)');
+`,
+  },
 ];

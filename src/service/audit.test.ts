@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
+import { canonicalJson } from '../journal/index.js';
 import { withStores } from '../ledger/testing.js';
 import { bankrollAccount, type Store, walletAccount } from '../ledger/index.js';
-import { createPrng } from '../dice/index.js';
+import { createPrng, type Prng } from '../dice/index.js';
 import type { Command } from '../table/index.js';
 import { AuditCheckpointError } from './audit.js';
 import { audit } from './audit-runner.js';
@@ -9,12 +10,13 @@ import { deposit, openWallet, withdraw } from './cage.js';
 import { simulatedTableSettings } from './table-settings.js';
 import { TableService } from './table-service.js';
 
+const players = ['p1', 'p2', 'p3'];
+
 /** Plays seeded rounds with bets on random spots, voids and withdrawals. */
 async function play(store: Store, rounds: number, seed: number): Promise<void> {
   const prng = createPrng(seed);
   const service = new TableService({ store, random: prng });
   await service.createTable({ ...simulatedTableSettings('T1'), bettingTimerMs: null });
-  const players = ['p1', 'p2', 'p3'];
   for (const p of players) {
     await openWallet(store, p);
     await deposit(store, {
@@ -24,13 +26,29 @@ async function play(store: Store, rounds: number, seed: number): Promise<void> {
       idempotencyKey: `d-${p}`,
     });
   }
+  await playRounds(service, prng, 1, rounds);
+  await withdraw(store, {
+    playerId: 'p2',
+    amountMinor: 1_000,
+    cashierId: 'c',
+    idempotencyKey: 'w-p2',
+  });
+}
+
+/** Plays rounds first…last on table T1, its players' wallets funded. */
+async function playRounds(
+  service: TableService,
+  prng: Prng,
+  first: number,
+  last: number,
+): Promise<void> {
   const run = async (command: Command | { type: 'trigger-shaker' }) => {
     const outcome = await service.execute({ tableId: 'T1', command });
     if (!outcome.ok && command.type !== 'place-bet' && command.type !== 'withdraw-bet')
       throw new Error(outcome.rejection.code);
   };
   const spots = (await service.snapshot('T1'))!.settings.paytable.spots;
-  for (let r = 1; r <= rounds; r++) {
+  for (let r = first; r <= last; r++) {
     await run({ type: 'cover' });
     for (let roll = 1; ; roll++) {
       await run({ type: 'fasten-latches' });
@@ -55,12 +73,6 @@ async function play(store: Store, rounds: number, seed: number): Promise<void> {
     await run({ type: 'reveal-dice' });
     await run({ type: 'pay-all' });
   }
-  await withdraw(store, {
-    playerId: 'p2',
-    amountMinor: 1_000,
-    cashierId: 'c',
-    idempotencyKey: 'w-p2',
-  });
 }
 
 /** SQL literals of rows, for writing them into an older schema behind the store's back. */
@@ -113,10 +125,72 @@ withStores('audit', (h) => {
       `UPDATE journal_head SET last_seq = ${last.seq}, last_hash = '${last.hash}' WHERE chain = 'global'`,
     );
     const store = await h.open({ db });
-    expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(await store.readJournal({ fromSeq: 1, limit: 1_000 })).toEqual(entries);
     expect(await h.raw(db, 'SELECT DISTINCT length(hash) AS n FROM journal')).toEqual([{ n: 32 }]);
     expect(await audit(store)).toMatchObject({ ok: true, rounds: 2 });
+  });
+
+  it('reads and audits a journal kept as canonical JSON before migration 9 and compact after it as one', async () => {
+    // A played table copied row by row into a database left at migration 8, as that
+    // release kept it (every payload as its canonical JSON), then opened and played on.
+    const source = h.freshDb();
+    const played = await h.open({ db: source });
+    await play(played, 2, 12);
+    const entries = await played.readJournal({ fromSeq: 1, limit: 1_000 });
+    const db = h.freshDb();
+    await h.migrateTo(db, 8);
+    const accounts = await played.listAccounts();
+    await h.raw(
+      db,
+      `INSERT INTO accounts (id, kind, balance_minor, created_at_ms) VALUES
+      ${sqlValues(accounts.map((a) => [a.id, a.kind, a.balanceMinor, a.createdAtMs]))}
+      ON CONFLICT (id) DO UPDATE SET balance_minor = excluded.balance_minor`,
+    );
+    const transfers = await played.listTransfers();
+    await h.raw(
+      db,
+      `INSERT INTO transfers (id, debit_account_id, credit_account_id, amount_minor, kind, reference, created_at_ms)
+      VALUES ${sqlValues(transfers.map((t) => [t.id, t.debitAccountId, t.creditAccountId, t.amountMinor, t.kind, t.reference, t.createdAtMs]))}`,
+    );
+    const tables = (await h.raw(
+      source,
+      'SELECT id, config_json, state_json, version, updated_at_ms FROM tables',
+    )) as Record<string, string | number>[];
+    await h.raw(
+      db,
+      `INSERT INTO tables (id, config_json, state_json, version, updated_at_ms)
+      VALUES ${sqlValues(tables.map((t) => [t.id!, t.config_json!, t.state_json!, t.version!, t.updated_at_ms!]))}`,
+    );
+    const bytes = (hex: string): string =>
+      h.engine === 'sqlite' ? `unhex('${hex}')` : `decode('${hex}', 'hex')`;
+    const rows = entries.map(
+      (e) =>
+        `${sqlValues([[e.seq, e.tableId, e.type, canonicalJson(e.payload), e.atMs]]).slice(0, -1)}, ${bytes(e.hash)})`,
+    );
+    await h.raw(
+      db,
+      `INSERT INTO journal (seq, table_id, type, payload_json, at_ms, hash) VALUES ${rows.join(', ')}`,
+    );
+    const last = entries[entries.length - 1]!;
+    await h.raw(
+      db,
+      `UPDATE journal_head SET last_seq = ${last.seq}, last_hash = '${last.hash}' WHERE chain = 'global'`,
+    );
+    const store = await h.open({ db });
+    expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const prng = createPrng(13);
+    await playRounds(new TableService({ store, random: prng }), prng, 3, 4);
+    const read = await store.readJournal({ fromSeq: 1, limit: 1_000 });
+    expect(read.slice(0, entries.length)).toEqual(entries);
+    expect(read.length).toBeGreaterThan(entries.length);
+    expect(
+      await h.raw(
+        db,
+        `SELECT substr(payload_json, 1, 1) AS form FROM journal WHERE type = 'bet-placed' GROUP BY 1 ORDER BY 1`,
+      ),
+    ).toEqual([{ form: '[' }, { form: '{' }]);
+    expect(await audit(store)).toMatchObject({ ok: true, rounds: 4 });
   });
 
   it('passes on a ledger and journal written by the service', async () => {
@@ -216,9 +290,16 @@ withStores('audit', (h) => {
         ? 'DROP TRIGGER IF EXISTS journal_refuse_update'
         : 'ALTER TABLE journal DISABLE TRIGGER USER';
     await h.raw(db, triggerDrop);
+    const [bet] = (await h.raw(
+      db,
+      `SELECT seq, payload_json AS "payloadJson" FROM journal WHERE type = 'bet-placed' ORDER BY seq LIMIT 1`,
+    )) as { seq: number; payloadJson: string }[];
+    // [layout, atMsLag, roundNo, rollNo, betId, playerId, spot, stakeMinor, …] (journal/stored-payload.ts)
+    const values = JSON.parse(bet!.payloadJson) as number[];
+    values[7] = values[7]! + 1_000;
     await h.raw(
       db,
-      `UPDATE journal SET payload_json = replace(payload_json, '"stakeMinor":', '"stakeMinor":1') WHERE seq = (SELECT min(seq) FROM journal WHERE type = 'bet-placed')`,
+      `UPDATE journal SET payload_json = '${JSON.stringify(values)}' WHERE seq = ${bet!.seq}`,
     );
     const result = await audit(store);
     expect(result).toMatchObject({ ok: false, failure: { check: 'chain' } });
