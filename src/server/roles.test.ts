@@ -7,6 +7,7 @@
  * role sees of a table's bets and staff-only entries (visibility.ts).
  */
 import { readFileSync } from 'node:fs';
+import { macauDate } from '../compliance/index.js';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { ROLES, type Role, type Store, type User } from '../ledger/index.js';
@@ -192,7 +193,8 @@ const ROWS: Record<string, Row> = {
   'POST /api/v1/tables/:tableId/house-options/proposals/:proposalId/authorization': {
     access: ['inspector'],
     url: () => `/api/v1/tables/${IDLE}/house-options/proposals/seed-proposal/authorization`,
-    body: () => ({ reference: 'DICJ 1/2026', authorizedOn: new Date().toISOString().slice(0, 10) }),
+    // Today in Macau (UTC+8), the day the route checks against, not the UTC day.
+    body: () => ({ reference: 'DICJ 1/2026', authorizedOn: macauDate(Date.now()) }),
   },
   'POST /api/v1/tables/:tableId/house-options/proposals/:proposalId/withdrawal': {
     access: ['supervisor'],
