@@ -7,6 +7,7 @@
  * role sees of a table's bets and staff-only entries (visibility.ts).
  */
 import { readFileSync } from 'node:fs';
+import { macauDate } from '../compliance/index.js';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { ROLES, type Role, type Store, type User } from '../ledger/index.js';
@@ -15,9 +16,8 @@ import { simulatedTableSettings } from '../service/table-settings.js';
 import { FORWARD_PATH } from '../service/command-router.js';
 import { type App, buildApp } from './app.js';
 import { tokenHash } from '../service/sessions.js';
-import { forgedToken, seedRoles, sessionToken, TEST_PASSWORD } from './testing.js';
+import { forgedToken, seedRoles, seedUsers, sessionToken, TEST_PASSWORD } from './testing.js';
 import { sampleInput } from '../journal/samples.js';
-import { macauDate } from '../compliance/iso-date.js';
 
 type Access = 'public' | 'any' | readonly Role[];
 type Caller = Role | 'anonymous' | 'forged' | 'expired';
@@ -193,6 +193,7 @@ const ROWS: Record<string, Row> = {
   'POST /api/v1/tables/:tableId/house-options/proposals/:proposalId/authorization': {
     access: ['inspector'],
     url: () => `/api/v1/tables/${IDLE}/house-options/proposals/seed-proposal/authorization`,
+    // Today in Macau (UTC+8), the day the route checks against, not the UTC day.
     body: () => ({ reference: 'DICJ 1/2026', authorizedOn: macauDate(Date.now()) }),
   },
   'POST /api/v1/tables/:tableId/house-options/proposals/:proposalId/withdrawal': {
@@ -460,9 +461,14 @@ withStores('roles', (h) => {
     await w.store.transaction((tx) => tx.appendJournal([sampleInput(T, 'fairness-alert-raised')]));
     const playerId = w.fixture.users.player.id;
     try {
-      for (const caller of [...ROLES, 'anonymous'] as const) {
+      // Another player: the seed bet is not theirs, so they see its stake on its spot only.
+      const [otherPlayer] = await seedUsers(w.store, 'player', 1, { prefix: 'other-player-' });
+      for (const caller of [...ROLES, 'anonymous', 'another player'] as const) {
         const rule = VISIBILITY[caller];
-        const token = await w.token(caller);
+        const token =
+          caller === 'another player'
+            ? await sessionToken(w.store, otherPlayer!, w.app.ctx.clock())
+            : await w.token(caller);
         const headers = token === undefined ? {} : { authorization: `Bearer ${token}` };
         let messages: Record<string, unknown>[] = [];
         const socket = await w.app.fastify.injectWS(
@@ -492,8 +498,12 @@ withStores('roles', (h) => {
 });
 
 /** Who sees the seed bet's player (its own player, the supervisor, the inspector), and the staff-only entries. */
-const VISIBILITY: Record<Role | 'anonymous', { players: boolean; staffEntries: boolean }> = {
+const VISIBILITY: Record<
+  Role | 'anonymous' | 'another player',
+  { players: boolean; staffEntries: boolean }
+> = {
   player: { players: true, staffEntries: false },
+  'another player': { players: false, staffEntries: false },
   croupier: { players: false, staffEntries: true },
   supervisor: { players: true, staffEntries: true },
   cashier: { players: false, staffEntries: false },

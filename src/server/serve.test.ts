@@ -5,7 +5,7 @@
  * the server speaks TLS itself when given a certificate.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +79,36 @@ describe('cussec serve', () => {
     await expect(serve(options({ db: 'postgres://postgres@127.0.0.1:1/none' }))).rejects.toThrow(
       RollKeyError,
     );
+  });
+
+  it('a node that cannot open a sealed roll refuses to start, never saying it serves; with its key the roll is revealed', async () => {
+    const o = options({ demo: true });
+    const first = await serve(o);
+    for (const type of ['cover', 'fasten-latches', 'trigger-shaker', 'open-betting', 'ring-bell'])
+      expect(
+        (await first.ctx.service.execute({ tableId: 'T1', command: { type } as never })).ok,
+      ).toBe(true);
+    await first.shutdown();
+    await first.ctx.store.close();
+    const keyFile = join(o.dataDir, 'roll-key');
+    const key = readFileSync(keyFile);
+    rmSync(keyFile);
+    const lost = options({ demo: true, dataDir: o.dataDir });
+    await expect(serve(lost)).rejects.toThrow(RollKeyError);
+    expect(lost.lines.join('\n')).not.toContain('Cussec is serving');
+    // The key given back (docs/dice.md: keep a copy), the node starts and reveals the roll.
+    writeFileSync(keyFile, key, { mode: 0o600 });
+    const again = options({ demo: true, dataDir: o.dataDir });
+    const app = await serve(again);
+    try {
+      for (const type of ['lift-dome', 'reveal-dice'])
+        expect(
+          (await app.ctx.service.execute({ tableId: 'T1', command: { type } as never })).ok,
+        ).toBe(true);
+    } finally {
+      await app.shutdown();
+      await app.ctx.store.close();
+    }
   });
 
   it('serves HTTPS itself with --tls-cert/--tls-key, with HSTS and a Secure cookie', async () => {

@@ -13,6 +13,7 @@ import { deposit } from '../service/cage.js';
 import { startCommandSweeper } from '../service/command-sweeper.js';
 import { tableIds } from '../service/reads.js';
 import { isPostgresUrl, openStore } from '../service/open-store.js';
+import { checkSealedRolls } from '../service/stored-header.js';
 import { TableService } from '../service/table-service.js';
 import { defaultTableSettings, markedAuthorization } from '../service/table-settings.js';
 import { macauDate } from '../compliance/index.js';
@@ -115,6 +116,13 @@ export async function serve(options: ServeOptions): Promise<App> {
     if (options.demo) await demoUsers(store);
     return password;
   });
+  // Art. 2.1: a node that cannot open a table's sealed roll could never reveal it: it does not start.
+  try {
+    await checkSealedRolls(store, roll.keys);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   // A floor: each table's commands run on its lease holder; known once listening.
   let nodeUrl = options.nodeUrl;
   const app = await buildApp({

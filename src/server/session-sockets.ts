@@ -12,11 +12,13 @@
  *   loses its sockets within that time.
  *
  * A socket's messages count as activity: they slide the session's idle expiry
- * like HTTP requests do.
+ * like HTTP requests do. A message is acted on only while its session is live
+ * (`live`): one that arrives after the session's expiry, before the sweep has
+ * seen it, is not, and its sockets close then.
  */
 import type { WebSocket } from 'ws';
 import type { Store } from '../ledger/index.js';
-import { sessionLive, touch } from '../service/sessions.js';
+import { sessionExpiresAtMs, sessionLive, touch } from '../service/sessions.js';
 
 /** Close code for a socket whose session ended: log in again. */
 export const WS_CLOSE_SESSION_ENDED = 4401;
@@ -27,6 +29,8 @@ interface Tracked {
   readonly sockets: Set<WebSocket>;
   /** When its socket activity last reached the store. */
   lastTouchMs: number;
+  /** When the session ends at the latest the store said: past it, the store is asked again. */
+  expiresAtMs: number;
 }
 
 export class SessionSockets {
@@ -39,13 +43,13 @@ export class SessionSockets {
     private readonly idleMs: number,
   ) {}
 
-  /** Keeps `socket` under its session until it closes. */
-  add(tokenHash: string, userId: string, socket: WebSocket): void {
+  /** Keeps `socket` under its session (which ends at `expiresAtMs`, or later if used) until it closes. */
+  add(tokenHash: string, userId: string, expiresAtMs: number, socket: WebSocket): void {
     let tracked = this.byToken.get(tokenHash);
     if (tracked === undefined)
       this.byToken.set(
         tokenHash,
-        (tracked = { userId, sockets: new Set(), lastTouchMs: this.clock() }),
+        (tracked = { userId, sockets: new Set(), lastTouchMs: this.clock(), expiresAtMs }),
       );
     tracked.sockets.add(socket);
     socket.on('close', () => {
@@ -81,8 +85,28 @@ export class SessionSockets {
     const now = this.clock();
     if (tracked === undefined || now - tracked.lastTouchMs < this.idleMs / 20) return;
     tracked.lastTouchMs = now;
-    if ((await touch(this.store, tokenHash, now, this.idleMs)) === undefined)
+    const found = await touch(this.store, tokenHash, now, this.idleMs);
+    if (found === undefined) this.endSession(tokenHash);
+    else tracked.expiresAtMs = Math.max(tracked.expiresAtMs, found.session.expiresAtMs);
+  }
+
+  /**
+   * Whether a message on this session's sockets may be acted on: the session
+   * has not ended on this node and, past the expiry last known, the store
+   * still holds it live. When it is over, its sockets close (4401).
+   */
+  async live(tokenHash: string): Promise<boolean> {
+    const tracked = this.byToken.get(tokenHash);
+    if (tracked === undefined) return false;
+    const now = this.clock();
+    if (now < tracked.expiresAtMs) return true;
+    const expiresAtMs = await sessionExpiresAtMs(this.store, tokenHash, now);
+    if (expiresAtMs === undefined) {
       this.endSession(tokenHash);
+      return false;
+    }
+    tracked.expiresAtMs = expiresAtMs;
+    return true;
   }
 
   /** Ends the sockets of every session the store no longer holds live. */

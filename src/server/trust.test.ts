@@ -232,6 +232,46 @@ describe('a socket ends with its session (item 10)', () => {
     }
   });
 
+  it('acts on no bet sent after the session expired, before any sweep has seen it', async () => {
+    const f = await setup({ sessionIdleMs: 60_000 });
+    try {
+      await run(f.app, OPEN);
+      const signedIn = await f.app.fastify.inject({
+        method: 'POST',
+        url: '/api/v1/session',
+        payload: { username: f.users.player.username, password: TEST_PASSWORD },
+      });
+      const w = await watch(f.app, signedIn.json<{ token: string }>().token);
+      await w.until(() => w.messages.find((m) => m['type'] === 'hello'));
+      const bet = (betId: string) =>
+        w.socket.send(
+          JSON.stringify({
+            type: 'place-bet',
+            requestId: betId,
+            betId,
+            spot: 'small',
+            stakeMinor: 1_000,
+          }),
+        );
+      const acks = () => w.messages.filter((m) => m['type'] === 'ack').map((m) => m['requestId']);
+      // In use, the session lives on: each bet within the idle time slides it.
+      for (const betId of ['b1', 'b2', 'b3']) {
+        f.tick(50_000);
+        bet(betId);
+        await w.until(() => (acks().includes(betId) ? true : null));
+      }
+      // Left idle past its end, no sweep yet: the next bet is not taken and the socket closes.
+      f.tick(61_000);
+      bet('late');
+      expect(await w.until(() => w.closed())).toBe(WS_CLOSE_SESSION_ENDED);
+      expect(acks()).toEqual(['b1', 'b2', 'b3']);
+      const standing = (await f.app.ctx.service.snapshot(T))!.state.bets.map((b) => b.betId);
+      expect(standing).toEqual(['b1', 'b2', 'b3']);
+    } finally {
+      await f.close();
+    }
+  });
+
   it('endUserSessions closes every socket of a user at once', async () => {
     const f = await setup();
     try {

@@ -88,16 +88,24 @@ function accept(ctx: AppContext, socket: WebSocket, request: FastifyRequest): vo
   const query = parse(wsQuery, request.query, 'query');
   const caller = callers.get(request.raw);
   const user = caller?.user;
-  if (caller !== undefined) ctx.sessions.add(caller.session.tokenHash, caller.user.id, socket);
+  if (caller !== undefined) {
+    const { tokenHash, expiresAtMs } = caller.session;
+    ctx.sessions.add(tokenHash, caller.user.id, expiresAtMs, socket);
+  }
   const allow = rateLimiter(ctx.limits.wsMessagesPerSecondMax);
   let client: Client | undefined;
   const waiting: string[] = [];
+  // A message is acted on only while its session is live: past its end, the socket closes (4401).
+  const live = (): Promise<boolean> =>
+    caller === undefined ? Promise.resolve(true) : ctx.sessions.live(caller.session.tokenHash);
   const dispatch = (joined: Client, text: string): void =>
     ctx.hub.track(
-      handleMessage(ctx, tableId, joined, text).catch((error: unknown) => {
-        request.log.error({ err: error }, 'websocket message failed');
-        joined.socket.close(1011, 'internal error');
-      }),
+      live()
+        .then((acting) => (acting ? handleMessage(ctx, tableId, joined, text) : undefined))
+        .catch((error: unknown) => {
+          request.log.error({ err: error }, 'websocket message failed');
+          joined.socket.close(1011, 'internal error');
+        }),
     );
   socket.on('message', (data: Buffer, isBinary: boolean) => {
     if (!allow()) {

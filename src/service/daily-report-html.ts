@@ -8,6 +8,7 @@ import type { OptionsPeriod } from './daily-report.js';
 import type { DailyReport, SpotFigures } from '../compliance/index.js';
 import { MACAU_UTC_OFFSET_MS } from '../compliance/index.js';
 import { spotById } from '../rules/index.js';
+import { authorizationText } from './table-settings.js';
 
 export const REGULATION_REFERENCE =
   'Despacho Regulamentar Externo n.º 57/2004 (Macau), «Cussec» — Arts. 3.3 (void rolls), 6 (odds), 8 (house options)';
@@ -106,13 +107,6 @@ export interface HtmlOptions {
   readonly generatedAtMs: number;
   /** The options in force at the day's start and each change during it (Art. 8). */
   readonly optionsInForce: readonly OptionsPeriod[];
-}
-
-/** Art. 8: what the authorization is; a demonstration or a simulation says so loudly. */
-function authorizationText(a: OptionsPeriod['authorization']): string {
-  if (a === null) return 'none recorded: betting does not open';
-  if (a.mark === 'dicj') return `DICJ ${a.reference} of ${a.authorizedOn}`;
-  return `${a.mark.toUpperCase()}: not a DICJ authorization`;
 }
 
 function optionsRows(periods: readonly OptionsPeriod[]): string {

@@ -90,5 +90,14 @@ export async function touch(
 
 /** Whether the session of this token hash is live at nowMs (its user enabled). */
 export async function sessionLive(store: Store, hash: string, nowMs: number): Promise<boolean> {
-  return (await store.findSession(hash, nowMs)) !== undefined;
+  return (await sessionExpiresAtMs(store, hash, nowMs)) !== undefined;
+}
+
+/** When the session of this token hash ends as the store holds it now; undefined when it is over. */
+export async function sessionExpiresAtMs(
+  store: Store,
+  hash: string,
+  nowMs: number,
+): Promise<number | undefined> {
+  return (await store.findSession(hash, nowMs))?.session.expiresAtMs;
 }

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { type RollKeyring, type StoredSeal } from '../dice/roll-key.js';
 import type { SealedRoll } from '../dice/seal.js';
+import type { Store } from '../ledger/index.js';
 import { PHASES } from '../table/index.js';
 import type { RoundHeader } from './round-snapshot.js';
 
@@ -77,4 +78,16 @@ export function loadedHeader(stored: StoredHeader, keys: RollKeyring): RoundHead
   const seal = stored.seal;
   if (seal === null || 'dice' in seal) return { ...stored, seal };
   return { ...stored, seal: keys.open(seal) };
+}
+
+/**
+ * Opens every table's stored sealed roll with `keys`: a RollKeyError names the
+ * first one this node cannot open, so that a node without the floor's key
+ * refuses to start rather than serve a table it cannot reveal (docs/dice.md).
+ */
+export async function checkSealedRolls(store: Store, keys: RollKeyring): Promise<void> {
+  for (const tableId of await store.listTables()) {
+    const record = await store.getTable(tableId);
+    if (record !== undefined) loadedHeader(parseStoredHeader(record.state, tableId), keys);
+  }
 }

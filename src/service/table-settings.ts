@@ -106,6 +106,13 @@ export function markedAuthorization(
   };
 }
 
+/** Art. 8: what an authorization is, in words; a demonstration or a simulation says so loudly. */
+export function authorizationText(a: OptionsAuthorization | null): string {
+  if (a === null) return 'none recorded: betting does not open';
+  if (a.mark === 'dicj') return `DICJ ${a.reference} of ${a.authorizedOn}`;
+  return `${a.mark.toUpperCase()}: not a DICJ authorization`;
+}
+
 /**
  * Default settings whose options carry an authorization marked as a simulation:
  * tables that tests, benches and `cussec play` run, never a casino's.

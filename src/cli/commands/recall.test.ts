@@ -49,6 +49,10 @@ describe('cussec recall', () => {
       /^Table T1: the last 1 round, oldest first \(amounts in minor units of MOP\)\./,
     );
     expect(stdout).toMatch(/^Round 6 — paid, started /m);
+    // Art. 8: `cussec play` plays under an authorization marked as a simulation, and says so.
+    expect(stdout).toMatch(
+      /^ {2}House options authorized by: SIMULATION: not a DICJ authorization \(Art\. 8\)$/m,
+    );
     expect(stdout).toMatch(/^ {2}Roll 1, commitment [0-9a-f]{64}$/m);
     expect(stdout).toMatch(
       /^ {2}Dice \d-\d-\d \(roll 1\), nonce [0-9a-f]{64}: opens the commitment/m,

@@ -13,6 +13,7 @@ import {
   type RecalledRound,
   recallRounds,
 } from '../../service/recall.js';
+import { authorizationText } from '../../service/table-settings.js';
 import { InputError } from '../errors.js';
 import { grouped, table } from '../format.js';
 import type { Io } from '../io.js';
@@ -69,6 +70,7 @@ const time = (ms: number | null): string => (ms === null ? '—' : new Date(ms).
 function roundText(r: RecalledRound): string {
   const lines = [
     `Round ${r.roundNo} — ${r.status}, started ${time(r.startedAtMs)}, journal entries ${r.firstSeq}–${r.lastSeq}`,
+    `  House options authorized by: ${authorizationText(r.authorization)} (Art. 8)`,
   ];
   for (const roll of r.rolls) {
     const sealed = roll.commitmentHex === null ? '' : `, commitment ${roll.commitmentHex}`;
