@@ -12,9 +12,10 @@
  *   loses its sockets within that time.
  *
  * A socket's messages count as activity: they slide the session's idle expiry
- * like HTTP requests do. A message is acted on only while its session is live
- * (`live`): one that arrives after the session's expiry, before the sweep has
- * seen it, is not, and its sockets close then.
+ * like HTTP requests do. A message is acted on only while the store holds
+ * its session live (`live`), as an HTTP request is: one that arrives after
+ * the session's expiry, or after a logout on another node, before the sweep
+ * has seen it, is not, and its sockets close then.
  */
 import type { WebSocket } from 'ws';
 import type { Store } from '../ledger/index.js';
@@ -92,20 +93,21 @@ export class SessionSockets {
 
   /**
    * Whether a message on this session's sockets may be acted on: the session
-   * has not ended on this node and, past the expiry last known, the store
-   * still holds it live. When it is over, its sockets close (4401).
+   * has not ended on this node and the store holds it live now, so a logout
+   * or a revocation on another node of a floor stops the next message as it
+   * stops the next HTTP request (one session read a message, as a request
+   * makes; reads asked together go in one statement). When it is over, its
+   * sockets close (4401).
    */
   async live(tokenHash: string): Promise<boolean> {
     const tracked = this.byToken.get(tokenHash);
     if (tracked === undefined) return false;
-    const now = this.clock();
-    if (now < tracked.expiresAtMs) return true;
-    const expiresAtMs = await sessionExpiresAtMs(this.store, tokenHash, now);
+    const expiresAtMs = await sessionExpiresAtMs(this.store, tokenHash, this.clock());
     if (expiresAtMs === undefined) {
       this.endSession(tokenHash);
       return false;
     }
-    tracked.expiresAtMs = expiresAtMs;
+    tracked.expiresAtMs = Math.max(tracked.expiresAtMs, expiresAtMs);
     return true;
   }
 

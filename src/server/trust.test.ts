@@ -17,6 +17,7 @@ import { type App, type AppOptions, buildApp } from './app.js';
 import { WS_CLOSE_SESSION_ENDED } from './session-sockets.js';
 import { seedRoles, seedUsers, sessionToken, TEST_PASSWORD } from './testing.js';
 import { sampleInput } from '../journal/samples.js';
+import { endSession, tokenHash } from '../service/sessions.js';
 
 const T = 'T1';
 const OPEN = ['cover', 'fasten-latches', 'trigger-shaker', 'open-betting'];
@@ -267,6 +268,36 @@ describe('a socket ends with its session (item 10)', () => {
       expect(acks()).toEqual(['b1', 'b2', 'b3']);
       const standing = (await f.app.ctx.service.snapshot(T))!.state.bets.map((b) => b.betId);
       expect(standing).toEqual(['b1', 'b2', 'b3']);
+    } finally {
+      await f.close();
+    }
+  });
+
+  it('acts on no message after a logout on another node, before any sweep has seen it', async () => {
+    const f = await setup();
+    try {
+      await run(f.app, OPEN);
+      const token = await f.token(f.users.player);
+      const w = await watch(f.app, token);
+      await w.until(() => w.messages.find((m) => m['type'] === 'hello'));
+      const bet = (betId: string) =>
+        w.socket.send(
+          JSON.stringify({
+            type: 'place-bet',
+            requestId: betId,
+            betId,
+            spot: 'small',
+            stakeMinor: 1_000,
+          }),
+        );
+      bet('before');
+      await w.until(() => w.messages.find((m) => m['type'] === 'ack'));
+      // Another node of the floor ends the session in the shared store; this node has not been told.
+      await endSession(f.store, tokenHash(token));
+      bet('after');
+      expect(await w.until(() => w.closed())).toBe(WS_CLOSE_SESSION_ENDED);
+      const standing = (await f.app.ctx.service.snapshot(T))!.state.bets.map((b) => b.betId);
+      expect(standing).toEqual(['before']);
     } finally {
       await f.close();
     }
