@@ -3,7 +3,7 @@
  * spelled one way, snake_case, from where it is made to the HTTP answer. Each
  * family's list is walked here, so a kebab-case code added to any of them fails.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   HOLIDAY_ISSUE_CODES,
   journaledHouseOptionsEvent,
@@ -21,6 +21,10 @@ import {
   STORE_OPEN_ERROR_CODES,
   TRANSFER_ERROR_CODES,
 } from './ledger/index.js';
+import { RULE_VIOLATION_CODES } from './rules/index.js';
+import { type ApiErrorCode, HTTP_ERROR_CODES, HttpError } from './server/http-error.js';
+import { SERVICE_ERROR_CODES, type ServiceErrorCode, ServiceRefusal } from './service/refusal.js';
+import type { ServiceRejection } from './service/table-service.js';
 import { REJECTION_CODES as TABLE_REJECTION_CODES } from './table/index.js';
 
 const SNAKE_CASE = /^[a-z][a-z0-9_]*$/;
@@ -37,12 +41,28 @@ const FAMILIES: Record<string, readonly string[]> = {
   'retryable errors': RETRYABLE_ERROR_CODES,
   'reveal failures': REVEAL_FAILURE_CODES,
   'journal chain failures': CHAIN_FAILURES,
+  'rule violations': RULE_VIOLATION_CODES,
+  "services' own codes": SERVICE_ERROR_CODES,
+  "the HTTP layer's codes": HTTP_ERROR_CODES,
 };
 
 describe('error codes', () => {
   it.each(Object.entries(FAMILIES))('spells every one of the %s in snake_case', (_, codes) => {
     expect(codes.length).toBeGreaterThan(0);
     expect(codes.filter((code) => !SNAKE_CASE.test(code))).toEqual([]);
+  });
+});
+
+describe("an error's code", () => {
+  it('is typed as the union of the known codes wherever it is made, never a bare string', () => {
+    expectTypeOf<HttpError['code']>().toEqualTypeOf<ApiErrorCode>();
+    expectTypeOf<ServiceRefusal['code']>().toEqualTypeOf<ServiceErrorCode>();
+    expectTypeOf<ServiceRejection['code']>().toEqualTypeOf<ServiceErrorCode>();
+    expectTypeOf<string>().not.toExtend<ApiErrorCode>();
+    // @ts-expect-error: a kebab-case code is no code.
+    expect(new HttpError(409, 'table-mid-round', 'x').code).toBe('table-mid-round');
+    // @ts-expect-error: nor is one nobody defined.
+    expect(new ServiceRefusal('no_such_code', 'x').code).toBe('no_such_code');
   });
 });
 

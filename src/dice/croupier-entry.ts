@@ -14,9 +14,7 @@ export interface CroupierRoll {
   readonly croupierId: string;
 }
 
-export interface CroupierEntryError extends RuleViolation {
-  readonly code: 'dice_malformed' | 'croupier_missing';
-}
+export type CroupierEntryError = RuleViolation<'dice_malformed' | 'croupier_missing'>;
 
 /** Reads "2,2,5", "2 2 5", "225" or [2, 2, 5]; anything else is refused. */
 function readDice(input: unknown): Dice | undefined {

@@ -41,9 +41,7 @@ export const REVEAL_FAILURE_CODES = [
 
 export type RevealFailureCode = (typeof REVEAL_FAILURE_CODES)[number];
 
-export interface RevealFailure extends RuleViolation {
-  readonly code: RevealFailureCode;
-}
+export type RevealFailure = RuleViolation<RevealFailureCode>;
 
 const HEX_256_BITS = /^[0-9a-f]{64}$/i;
 // A control character (the newline above all) in a table id would make the message ambiguous.

@@ -4,7 +4,7 @@
  * it once into flat tables that settle a bet with one lookup.
  */
 import { OUTCOME_COUNT, OUTCOMES } from './dice.js';
-import { err, ok, type Result, type RuleViolation } from './errors.js';
+import { err, ok, type Result, type RuleViolation, type RuleViolationCode } from './errors.js';
 import { isRecord } from './shape.js';
 import { type HouseTotal, oddsOn, SPOT_COUNT, spotById, SPOTS, type TotalOdds } from './spots.js';
 
@@ -27,7 +27,7 @@ export const DEFAULT_PAYTABLE: Paytable = Object.freeze({
   totalOdds: Object.freeze({ '5/16': 18, '6/15': 14 }),
 });
 
-function violation(code: string, message: string, article?: string): Result<never> {
+function violation(code: RuleViolationCode, message: string, article?: string): Result<never> {
   return err<RuleViolation>(article === undefined ? { code, message } : { code, message, article });
 }
 

@@ -8,13 +8,40 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { StoreUnavailableError } from '../ledger/index.js';
-import { ServiceRefusal } from '../service/refusal.js';
+import { ServiceRefusal, type ServiceErrorCode } from '../service/refusal.js';
 import type { ServiceRejection } from '../service/table-service.js';
+
+/** The HTTP layer's own codes: a request it cannot read, or one it will not let through. */
+export const HTTP_ERROR_CODES = [
+  'invalid_request',
+  'invalid_json',
+  'unsupported_media_type',
+  'body_too_large',
+  'headers_too_large',
+  'request_timeout',
+  'not_found',
+  'upgrade_required',
+  'unauthenticated',
+  'invalid_credentials',
+  'too_many_attempts',
+  'forbidden',
+  'password_change_required',
+  'cross_origin',
+  'disk_full',
+  'internal_error',
+] as const;
+
+/**
+ * Every code an answer of the API can carry, one union: the services' (and
+ * through them the rules', the round machine's, Art. 8's and the ledger's) and
+ * the HTTP layer's. An error is made with one of them or does not compile.
+ */
+export type ApiErrorCode = ServiceErrorCode | (typeof HTTP_ERROR_CODES)[number];
 
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly article?: string,
     /** Every problem found, where the client can fix them all at once (a holiday list). */
@@ -26,7 +53,7 @@ export class HttpError extends Error {
 
 export interface ErrorBody {
   readonly error: {
-    readonly code: string;
+    readonly code: ApiErrorCode;
     readonly message: string;
     readonly article?: string;
     readonly issues?: readonly unknown[];
@@ -34,7 +61,7 @@ export interface ErrorBody {
 }
 
 export function errorBody(
-  code: string,
+  code: ApiErrorCode,
   message: string,
   article?: string,
   issues?: readonly unknown[],
@@ -50,7 +77,7 @@ export function errorBody(
 }
 
 /** The HTTP status of a refusal by the table service or the rules. */
-export function statusOf(code: string): number {
+export function statusOf(code: ApiErrorCode): number {
   switch (code) {
     case 'unknown_table':
     case 'unknown_bet':
@@ -69,7 +96,6 @@ export function statusOf(code: string): number {
     case 'wrong_password':
       return 403;
     case 'table_busy':
-    case 'rate_limited':
       return 429;
     case 'shutting_down':
     case 'database_unavailable':
@@ -149,7 +175,7 @@ export function frameworkErrors(
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   // A reset connection has no one to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, message] =
+  const [status, code, message]: [number, ApiErrorCode, string] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'headers_too_large', 'the URL and headers are over the size the server reads']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
@@ -165,7 +191,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   socket.destroy();
 }
 
-const FASTIFY_CODES: Record<string, string> = {
+const FASTIFY_CODES: Readonly<Record<string, ApiErrorCode>> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'body_too_large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',

@@ -72,7 +72,7 @@ export const textBody = (text: string): TextBody => text as TextBody;
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /** A route that declares no query takes none: an unknown parameter is refused, as everywhere. */
-const NO_QUERY = z.object({}).strict();
+export const NO_QUERY = z.object({}).strict();
 
 export function parse<T>(schema: z.ZodType<T> | undefined, data: unknown, where: string): T {
   if (schema === undefined) return undefined as T;

@@ -355,18 +355,22 @@ describe('sessions, sign-in and the browser (items 11 and 13)', () => {
     }
   });
 
-  it('sends CSP with frame-ancestors none; HSTS and a Secure cookie only over HTTPS via a trusted proxy', async () => {
+  it('sends CSP, frame-ancestors and HSTS by helmet; a Secure cookie only over HTTPS via a trusted proxy', async () => {
     const f = await setup({ trustProxy: '127.0.0.1' });
     try {
       const plain = await login(f, f.users.player.username, TEST_PASSWORD);
       expect(plain.headers['content-security-policy']).toContain("frame-ancestors 'none'");
       expect(plain.headers['content-security-policy']).toContain("script-src 'self'");
-      expect(plain.headers['strict-transport-security']).toBeUndefined();
+      expect(plain.headers['x-frame-options']).toBe('DENY');
+      // Helmet's, on every answer: a browser heeds it only over HTTPS (RFC 6797, 8.1).
+      expect(plain.headers['strict-transport-security']).toBe(
+        'max-age=15552000; includeSubDomains',
+      );
       expect(String(plain.headers['set-cookie'])).not.toContain('Secure');
       const tls = await login(f, f.users.player.username, TEST_PASSWORD, {
         'x-forwarded-proto': 'https',
       });
-      expect(tls.headers['strict-transport-security']).toContain('max-age=');
+      expect(tls.headers['strict-transport-security']).toBe('max-age=15552000; includeSubDomains');
       expect(String(tls.headers['set-cookie'])).toContain('Secure');
     } finally {
       await f.close();

@@ -312,11 +312,6 @@ function countBet(ctx: AppContext, outcome: CommandOutcome): void {
   ctx.metrics.count('cussec_bets_total', { result: outcome.ok ? 'placed' : 'refused', via: 'ws' });
 }
 
-function reply(
-  ctx: AppContext,
-  client: Client,
-  requestId: string | null,
-  body: ErrorBody | { error: object },
-): void {
+function reply(ctx: AppContext, client: Client, requestId: string | null, body: ErrorBody): void {
   ctx.hub.send(client, JSON.stringify({ type: 'error', requestId, ...body }));
 }

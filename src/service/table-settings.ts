@@ -11,6 +11,8 @@ import {
   parsePaytable,
   type Paytable,
   type Result,
+  type RuleViolation,
+  type RuleViolationCode,
   compilePaytable,
 } from '../rules/index.js';
 import { type TableConfig, tableConfigProblems } from '../table/index.js';
@@ -135,7 +137,7 @@ export function simulatedTableSettings(
 export function parseTableSettings(
   doc: unknown,
   authorization: OptionsAuthorization | null,
-): Result<TableSettings> {
+): Result<TableSettings, RuleViolation<RuleViolationCode | 'invalid_table_settings'>> {
   const parsed = settingsSchema.safeParse(doc);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

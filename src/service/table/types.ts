@@ -10,11 +10,12 @@ import type { RollKeyring } from '../../dice/roll-key.js';
 import type { Store } from '../../ledger/index.js';
 import type { Command, RoundEvent, RoundState, TableConfig, TableHold } from '../../table/index.js';
 import type { RoundHeader } from '../round-snapshot.js';
+import type { ServiceErrorCode } from '../refusal.js';
 import type { OptionsAuthorization, TableSettings } from '../table-settings.js';
 
 /** A refusal as clients see it: a stable code, a sentence and, where a rule applies, its article. */
 export interface ServiceRejection {
-  readonly code: string;
+  readonly code: ServiceErrorCode;
   readonly message: string;
   readonly article?: string;
 }
@@ -169,7 +170,11 @@ export interface TableSnapshot {
   readonly book: ExposureBook;
 }
 
-export const refused = (code: string, message: string, article?: string): CommandOutcome => ({
+export const refused = (
+  code: ServiceErrorCode,
+  message: string,
+  article?: string,
+): CommandOutcome => ({
   ok: false,
   rejection: article === undefined ? { code, message } : { code, message, article },
 });
