@@ -11,7 +11,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { openSqliteStore, type Role, type Store, type User } from '../ledger/index.js';
+import {
+  openSqliteStore,
+  type Role,
+  type Store,
+  StoreUnavailableError,
+  type User,
+} from '../ledger/index.js';
 import { simulatedTableSettings } from '../service/table-settings.js';
 import { type App, type AppOptions, buildApp } from './app.js';
 import { WS_CLOSE_SESSION_ENDED } from './session-sockets.js';
@@ -298,6 +304,43 @@ describe('a socket ends with its session (item 10)', () => {
       expect(await w.until(() => w.closed())).toBe(WS_CLOSE_SESSION_ENDED);
       const standing = (await f.app.ctx.service.snapshot(T))!.state.bets.map((b) => b.betId);
       expect(standing).toEqual(['before']);
+    } finally {
+      await f.close();
+    }
+  });
+
+  it('answers a message whose session cannot be read with a retryable error, and keeps the socket', async () => {
+    const f = await setup();
+    try {
+      await run(f.app, OPEN);
+      const w = await watch(f.app, await f.token(f.users.player));
+      await w.until(() => w.messages.find((m) => m['type'] === 'hello'));
+      const findSession = f.store.findSession.bind(f.store);
+      f.store.findSession = () =>
+        Promise.reject(new StoreUnavailableError('the database is away', null));
+      w.socket.send(
+        JSON.stringify({
+          type: 'place-bet',
+          requestId: 'away',
+          betId: 'away',
+          spot: 'small',
+          stakeMinor: 1_000,
+        }),
+      );
+      const refused = await w.until(() => w.messages.find((m) => m['requestId'] === 'away'));
+      expect(refused).toMatchObject({ type: 'error', error: { code: 'database_unavailable' } });
+      f.store.findSession = findSession;
+      w.socket.send(
+        JSON.stringify({
+          type: 'place-bet',
+          requestId: 'back',
+          betId: 'back',
+          spot: 'small',
+          stakeMinor: 1_000,
+        }),
+      );
+      await w.until(() => w.messages.find((m) => m['type'] === 'ack' && m['requestId'] === 'back'));
+      expect(w.closed()).toBeNull();
     } finally {
       await f.close();
     }

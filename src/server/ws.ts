@@ -103,6 +103,17 @@ function accept(ctx: AppContext, socket: WebSocket, request: FastifyRequest): vo
       live()
         .then((acting) => (acting ? handleMessage(ctx, tableId, joined, text) : undefined))
         .catch((error: unknown) => {
+          if (error instanceof StoreUnavailableError) {
+            // The session could not be read: the client may send the message again; the socket stays open.
+            let raw: unknown = null;
+            try {
+              raw = JSON.parse(text);
+            } catch {
+              // No requestId to echo.
+            }
+            reply(ctx, joined, requestIdOf(raw), errorBody(error.code, error.message));
+            return;
+          }
           request.log.error({ err: error }, 'websocket message failed');
           joined.socket.close(1011, 'internal error');
         }),
@@ -193,13 +204,7 @@ async function handleMessage(
   } catch {
     return reply(ctx, client, null, errorBody('invalid_json', 'a message must be a JSON object'));
   }
-  // Only a requestId the client could have meant is echoed: a string or a number.
-  const given =
-    typeof raw === 'object' && raw !== null && 'requestId' in raw ? raw.requestId : null;
-  const requestId =
-    typeof given === 'string' || (typeof given === 'number' && Number.isFinite(given))
-      ? String(given).slice(0, 64)
-      : null;
+  const requestId = requestIdOf(raw);
   let message: WsMessage;
   try {
     message = parse(wsMessage, raw, 'message');
@@ -310,6 +315,15 @@ const stake = (bet: { spot: string; stakeMinor: number }) => ({
 
 function countBet(ctx: AppContext, outcome: CommandOutcome): void {
   ctx.metrics.count('cussec_bets_total', { result: outcome.ok ? 'placed' : 'refused', via: 'ws' });
+}
+
+/** Only a requestId the client could have meant is echoed: a string or a number. */
+function requestIdOf(raw: unknown): string | null {
+  const given =
+    typeof raw === 'object' && raw !== null && 'requestId' in raw ? raw.requestId : null;
+  return typeof given === 'string' || (typeof given === 'number' && Number.isFinite(given))
+    ? String(given).slice(0, 64)
+    : null;
 }
 
 function reply(ctx: AppContext, client: Client, requestId: string | null, body: ErrorBody): void {
