@@ -63,6 +63,8 @@ const TIMEOUT_FLAGS = [
 /** The longest a client may wait for an answer while the database is away: the timeouts and a margin. */
 const ANSWER_WITHIN_MS = 8_000;
 const FREEZE_MS = 3_000;
+/** Long enough that the bets sent with a fault mostly land before the bell on a loaded machine. */
+const BETTING_TIMER_MS = 8_000;
 const ROUND_EVENTS = new Set<string>(EVENT_TYPES);
 const EVENTS_PATH = '/api/v1/tables/T1/events?after=0&limit=1000';
 
@@ -326,7 +328,7 @@ describe.skipIf(SKIP_REASON !== undefined)(
       // The lease holder's betting timer rings the bell (Art. 3.1).
       const limits = await http(nodes[0]!.base, 'PATCH', '/api/v1/tables/T1/limits', {
         token: supervisor,
-        body: { bettingTimerMs: 4_000 },
+        body: { bettingTimerMs: BETTING_TIMER_MS },
       });
       expect(limits.status).toBe(200);
 
