@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/floor.test.ts'],
-    testTimeout: 300_000,
+    testTimeout: 600_000,
     hookTimeout: 180_000,
   },
 });

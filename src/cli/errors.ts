@@ -2,6 +2,7 @@
  * How the command line fails: one clear line on stderr and a non-zero exit,
  * never a stack trace.
  */
+import { asStoreUnavailable } from '../ledger/index.js';
 
 /** Bad input from the user: exit code 2. */
 export class InputError extends Error {
@@ -15,11 +16,20 @@ export class CheckFailed extends Error {
   readonly exitCode: number = 1;
 }
 
+/** The database could not be reached or did not answer in time: exit code 75 (EX_TEMPFAIL), retry later. */
+export const EXIT_UNAVAILABLE = 75;
+
 /** Prints an error the way the command line reports every failure and returns the exit code. */
 export function report(error: unknown, stderr: NodeJS.WritableStream = process.stderr): number {
   if (error instanceof InputError || error instanceof CheckFailed) {
     stderr.write(`cussec: ${error.message}\n`);
     return error.exitCode;
+  }
+  // The database is away (down, restarting, unreachable, timed out): not a bug, try again later.
+  const unavailable = asStoreUnavailable(error);
+  if (unavailable !== undefined) {
+    stderr.write(`cussec: ${unavailable.message}\n`);
+    return EXIT_UNAVAILABLE;
   }
   // An unexpected error is a bug, but the user still gets one line; CUSSEC_DEBUG shows the stack.
   const message = error instanceof Error ? error.message : String(error);

@@ -64,6 +64,9 @@ export interface AuditDb {
   close(): Promise<void>;
 }
 
+/** The audit's PostgreSQL connection, as pg_stat_activity shows it. */
+export const AUDIT_APPLICATION_NAME = 'cussec audit';
+
 /** How long the audit's SQLite connection waits for the writer's lock when it saves a checkpoint. */
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
@@ -180,6 +183,8 @@ async function openPgAuditDb(
 ): Promise<AuditDb> {
   const client = new pg.Client({
     connectionString: location.url,
+    // Named, so that an operator (and the fault tests) tell the audit apart in pg_stat_activity.
+    application_name: AUDIT_APPLICATION_NAME,
     types: pgTypes,
     ...(location.schema === undefined ? {} : { options: `-c search_path=${location.schema}` }),
   });

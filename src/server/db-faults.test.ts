@@ -2,7 +2,8 @@
  * The server over a PostgreSQL that goes away, on a throwaway database of this
  * suite: a bet whose connection is terminated gets a retryable 503 and its
  * retry with the same idempotency key lands once; /readyz says 503 when the
- * database is slower than its timeout; nodes started together on an empty
+ * database is slower than its timeout; a verify whose database goes away
+ * mid-audit gets a retryable 503; nodes started together on an empty
  * database make one table and one supervisor.
  */
 import { randomBytes } from 'node:crypto';
@@ -113,6 +114,54 @@ describe.skipIf(ADMIN_URL === undefined)('a server whose PostgreSQL goes away', 
     const stakes = await store.transfersByReference('round:T1:1');
     expect(stakes.filter((t) => t.kind === 'bet')).toHaveLength(1);
   });
+
+  it('answers a verify whose database goes away mid-audit with a retryable 503, then verifies', async () => {
+    const url = await freshDatabase();
+    const { store, app } = await openApp(url);
+    const [inspector] = await seedUsers(store, 'inspector', 1);
+    const token = await sessionToken(store, inspector!, Date.now());
+    const verify = () =>
+      app.fastify.inject({
+        method: 'GET',
+        url: '/api/v1/journal/verify',
+        headers: { authorization: `Bearer ${token}` },
+      });
+    // The audit's snapshot waits on the held journal; then every backend but the holder's is terminated.
+    const holder = new pg.Client({ connectionString: url });
+    holder.on('error', () => undefined); // the suite's cleanup may end it
+    await holder.connect();
+    const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))
+      .rows[0]!.pid;
+    await holder.query('BEGIN');
+    // The audit's first read is the journal's (from the genesis).
+    await holder.query('LOCK TABLE journal IN ACCESS EXCLUSIVE MODE');
+    const first = verify();
+    // Seen and terminated from connections of their own: pg_stat_activity is fixed for a transaction's length.
+    await expect
+      .poll(
+        async () =>
+          sql(
+            url,
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cussec audit' AND wait_event_type = 'Lock'",
+          ),
+        { timeout: 60_000, interval: 200 },
+      )
+      .toEqual([{ n: 1 }]);
+    await sql(
+      url,
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND pid <> $1',
+      [holderPid],
+    );
+    const lost = await first;
+    expect(lost.statusCode).toBe(503);
+    expect(lost.headers['retry-after']).toBe('1');
+    expect(lost.json()).toMatchObject({ error: { code: 'database_unavailable' } });
+    await holder.query('ROLLBACK');
+    await holder.end();
+    const again = await verify();
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ ok: true });
+  }, 150_000);
 
   it('says 503 on /readyz while the database is slower than its timeout, and 200 after', async () => {
     const url = await freshDatabase();

@@ -5,7 +5,12 @@
  * event loop for the whole audit.
  */
 import type { ChainPoint } from '../journal/index.js';
-import type { Currency, Store, StoreLocation } from '../ledger/index.js';
+import {
+  type Currency,
+  type Store,
+  type StoreLocation,
+  StoreUnavailableError,
+} from '../ledger/index.js';
 import { checkReadModels } from './read-model-check.js';
 import { AuditCheckpointError, type AuditFrom, type AuditResult } from './audit.js';
 import { siblingModule, startWorker } from './worker-pool.js';
@@ -26,7 +31,11 @@ export interface AuditJob {
   readonly nowMs: number;
 }
 
-export type AuditReply = { readonly result: AuditResult } | { readonly checkpointError: string };
+export type AuditReply =
+  | { readonly result: AuditResult }
+  | { readonly checkpointError: string }
+  /** The database went away mid-audit: StoreUnavailableError, retryable. */
+  | { readonly unavailable: string };
 
 /** Audits running at once in this process; one more is refused (AuditBusyError). */
 export const AUDITS_RUNNING_MAX = 2;
@@ -53,6 +62,7 @@ export async function audit(store: Store, options: AuditOptions = {}): Promise<A
     };
     const reply = await inWorker(job);
     if ('checkpointError' in reply) throw new AuditCheckpointError(reply.checkpointError);
+    if ('unavailable' in reply) throw new StoreUnavailableError(reply.unavailable, undefined);
     if (!reply.result.ok) return reply.result;
     // The kept read models (read_models) are checked against the journal up to
     // the seq each was kept at; the journal below the head never changes, so

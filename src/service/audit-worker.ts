@@ -4,12 +4,24 @@
  * Started by audit() in audit-runner.ts, never imported.
  */
 import { parentPort } from 'node:worker_threads';
-import { openAuditDb } from '../ledger/index.js';
+import { asStoreUnavailable, openAuditDb } from '../ledger/index.js';
 import { AuditCheckpointError, auditSnapshot } from './audit.js';
 import type { AuditJob, AuditReply } from './audit-runner.js';
 import { workerInput } from './worker-pool.js';
 
 async function run(job: AuditJob): Promise<AuditReply> {
+  try {
+    return await audited(job);
+  } catch (error) {
+    if (error instanceof AuditCheckpointError) return { checkpointError: error.message };
+    // A database that went away (restarted, terminated, unreachable) is a retryable answer, not a crash.
+    const unavailable = asStoreUnavailable(error);
+    if (unavailable !== undefined) return { unavailable: unavailable.message };
+    throw error;
+  }
+}
+
+async function audited(job: AuditJob): Promise<AuditReply> {
   const db = await openAuditDb(job.location);
   try {
     const { result, checkpoint } = await db.snapshot((reader) =>
@@ -20,9 +32,6 @@ async function run(job: AuditJob): Promise<AuditReply> {
     if (job.saveCheckpoint && checkpoint !== undefined)
       await db.saveAuditCheckpoint(checkpoint).catch(() => undefined);
     return { result };
-  } catch (error) {
-    if (error instanceof AuditCheckpointError) return { checkpointError: error.message };
-    throw error;
   } finally {
     await db.close();
   }

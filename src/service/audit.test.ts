@@ -280,6 +280,34 @@ withStores('audit', (h) => {
     );
   });
 
+  it('reads from a checkpoint only the entries after it: history edited since goes unseen there, not from the genesis', async () => {
+    const db = h.freshDb();
+    const store = await h.open({ db });
+    await play(store, 2, 10);
+    const first = await audit(store);
+    if (!first.ok) throw new Error(first.failure.message);
+    await play(store, 1, 11);
+    const triggerDrop =
+      h.engine === 'sqlite'
+        ? 'DROP TRIGGER IF EXISTS journal_refuse_update'
+        : 'ALTER TABLE journal DISABLE TRIGGER USER';
+    await h.raw(db, triggerDrop);
+    // An entry the checkpoint vouches for is changed: only a read of the history would see it.
+    await h.raw(
+      db,
+      `UPDATE journal SET payload_json = replace(payload_json, '"stakeMinor":', '"stakeMinor":1') WHERE seq = (SELECT min(seq) FROM journal WHERE type = 'bet-placed')`,
+    );
+    const daily = await audit(store, { from: 'latest', saveCheckpoint: false });
+    expect(daily).toMatchObject({ ok: true, from: first.checkedTo });
+    expect((daily as { checkedTo: { seq: number } }).checkedTo.seq).toBeGreaterThan(
+      first.checkedTo.seq,
+    );
+    expect(await audit(store, { saveCheckpoint: false })).toMatchObject({
+      ok: false,
+      failure: { check: 'chain' },
+    });
+  });
+
   it('names the first journal entry whose payload was edited', async () => {
     const db = h.freshDb();
     const store = await h.open({ db });

@@ -1,0 +1,43 @@
+/** How the command line reports a database that is away: one line, exit 75, never "internal error". */
+import { PassThrough } from 'node:stream';
+import { expect, it } from 'vitest';
+import { StoreUnavailableError } from '../ledger/index.js';
+import { EXIT_UNAVAILABLE, report } from './errors.js';
+import { runCli } from './testing.js';
+
+function reported(error: unknown): { code: number; stderr: string } {
+  const stderr = new PassThrough();
+  const code = report(error, stderr);
+  return { code, stderr: String(stderr.read() ?? '') };
+}
+
+it('reports a database that is away as such, with exit code 75, whatever the driver threw', () => {
+  expect(EXIT_UNAVAILABLE).toBe(75);
+  expect(
+    reported(
+      new StoreUnavailableError('the database is unavailable (57P01); retry shortly', undefined),
+    ),
+  ).toEqual({
+    code: 75,
+    stderr: 'cussec: the database is unavailable (57P01); retry shortly\n',
+  });
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), {
+    code: 'ECONNREFUSED',
+  });
+  expect(reported(refused)).toEqual({
+    code: 75,
+    stderr: 'cussec: the database is unavailable (ECONNREFUSED); retry shortly\n',
+  });
+  expect(reported(new Error('a bug'))).toEqual({
+    code: 70,
+    stderr: 'cussec: internal error: a bug\n',
+  });
+});
+
+it('exits 75 from audit verify when nothing answers at the database URL', async () => {
+  const run = await runCli(['audit', 'verify', '--db', 'postgres://cussec@127.0.0.1:1/none']);
+  expect(run).toMatchObject({ code: 75, stdout: '' });
+  expect(run.stderr).toMatch(
+    /^cussec: the database is unavailable \(ECONNREFUSED\); retry shortly\n$/,
+  );
+});
