@@ -54,7 +54,7 @@ describe('the dictionary', () => {
       'proposal_closed',
       'unknown_table',
       'table_busy',
-      'rate_limited',
+      'table_moving',
       'idempotency_key_conflict',
       'database_unavailable',
       'shutting_down',

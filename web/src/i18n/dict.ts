@@ -554,10 +554,10 @@ export const DICT = {
     'A mesa está ocupada: tente de novo.',
     'The table is busy: try again.',
   ),
-  'err.rate_limited': e(
-    '操作太頻密，請稍候。',
-    'Demasiados pedidos: aguarde um momento.',
-    'Too many requests: wait a moment.',
+  'err.table_moving': e(
+    '賭枱正轉往另一伺服器，請再試。',
+    'A mesa está a mudar de servidor: tente de novo.',
+    'The table is moving to another server: try again.',
   ),
   'err.idempotency_key_conflict': e(
     '此請求已用於另一操作，請重試。',

@@ -35,7 +35,7 @@ export const PLAYER_ERROR_CODES = [
   'liability_cap_exceeded',
   'unknown_table',
   'table_busy',
-  'rate_limited',
+  'table_moving',
   'idempotency_key_conflict',
   'database_unavailable',
   'shutting_down',
