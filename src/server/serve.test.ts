@@ -5,7 +5,7 @@
  * the server speaks TLS itself when given a certificate.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +96,8 @@ describe('cussec serve', () => {
     const lost = options({ demo: true, dataDir: o.dataDir });
     await expect(serve(lost)).rejects.toThrow(RollKeyError);
     expect(lost.lines.join('\n')).not.toContain('Cussec is serving');
+    // No new key is left where the lost one belongs.
+    expect(existsSync(keyFile)).toBe(false);
     // The key given back (docs/dice.md: keep a copy), the node starts and reveals the roll.
     writeFileSync(keyFile, key, { mode: 0o600 });
     const again = options({ demo: true, dataDir: o.dataDir });

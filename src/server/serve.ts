@@ -119,6 +119,7 @@ export async function serve(options: ServeOptions): Promise<App> {
   // Art. 2.1: a node that cannot open a table's sealed roll could never reveal it: it does not start.
   try {
     await checkSealedRolls(store, roll.keys);
+    roll.keep();
   } catch (error) {
     await store.close();
     throw error;

@@ -20,22 +20,36 @@ export interface RollKeySourceOptions {
   readonly sqlitePath: string | undefined;
 }
 
-export function rollKeys(options: RollKeySourceOptions): { keys: RollKeyring; from: string } {
+export interface RollKeySource {
+  readonly keys: RollKeyring;
+  readonly from: string;
+  /**
+   * Writes a key made on this start to its file (mode 0600). Called once the
+   * node knows it can open every sealed roll, so a node whose key file was
+   * lost refuses to start without leaving a new key where the old one belongs.
+   */
+  readonly keep: () => void;
+}
+
+export function rollKeys(options: RollKeySourceOptions): RollKeySource {
+  const kept = () => undefined;
   if (options.env !== undefined && options.env !== '')
-    return { keys: RollKeyring.parse(options.env, ROLL_KEY_ENV), from: ROLL_KEY_ENV };
+    return { keys: RollKeyring.parse(options.env, ROLL_KEY_ENV), from: ROLL_KEY_ENV, keep: kept };
   if (options.keyFile !== undefined)
-    return { keys: readKeyFile(options.keyFile), from: options.keyFile };
+    return { keys: readKeyFile(options.keyFile), from: options.keyFile, keep: kept };
   if (options.sqlitePath === undefined) {
     throw new RollKeyError(
       `a floor node (PostgreSQL) needs the roll key every node shares: --roll-key-file or ${ROLL_KEY_ENV} (docs/dice.md)`,
     );
   }
   const file = join(dirname(options.sqlitePath), ROLL_KEY_FILE_NAME);
-  if (!existsSync(file)) {
-    const id = `local-${randomBytes(4).toString('hex')}`;
-    writeFileSync(file, RollKeyring.generate(id).format(), { mode: 0o600, flag: 'wx' });
-  }
-  return { keys: readKeyFile(file), from: file };
+  if (existsSync(file)) return { keys: readKeyFile(file), from: file, keep: kept };
+  const keys = RollKeyring.generate(`local-${randomBytes(4).toString('hex')}`);
+  return {
+    keys,
+    from: file,
+    keep: () => writeFileSync(file, keys.format(), { mode: 0o600, flag: 'wx' }),
+  };
 }
 
 function readKeyFile(file: string): RollKeyring {

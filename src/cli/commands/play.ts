@@ -95,11 +95,14 @@ function readOptions(raw: PlayCliOptions) {
 
 function playRollKeys(raw: PlayCliOptions): RollKeyring {
   try {
-    return rollKeys({
+    const source = rollKeys({
       env: process.env[ROLL_KEY_ENV],
       keyFile: raw.rollKeyFile,
       sqlitePath: isPostgresUrl(raw.db) ? undefined : resolve(raw.db),
-    }).keys;
+    });
+    // A table it resumes after a kill reveals with the key it sealed with: kept from the first round.
+    source.keep();
+    return source.keys;
   } catch (error) {
     if (error instanceof RollKeyError) throw new InputError(error.message);
     throw error;
