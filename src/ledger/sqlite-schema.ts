@@ -227,4 +227,13 @@ CREATE INDEX journal_staff_actions ON journal (seq)
   WHERE type IN ('user-created', 'user-disabled', 'user-enabled', 'password-reset', 'password-changed', 'session-revoked', 'table-created', 'table-settings-changed', 'table-opened', 'table-closed');
 `,
   },
+  {
+    version: 10,
+    name: 'transfers not indexed by account',
+    // SQLite never had these indexes (see version 1); the version keeps both engines' lists alike.
+    sql: `
+DROP INDEX IF EXISTS transfers_by_debit;
+DROP INDEX IF EXISTS transfers_by_credit;
+`,
+  },
 ];

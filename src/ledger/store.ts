@@ -284,8 +284,8 @@ export interface Store extends JournalReader {
   getTransfer(id: string): Promise<Transfer | undefined>;
   transfersByReference(reference: string): Promise<Transfer[]>;
   /**
-   * Transfers debiting or crediting an account, oldest first. Indexed on
-   * PostgreSQL; on SQLite it scans every transfer (see the schema), so use it
+   * Transfers debiting or crediting an account, oldest first. It scans every
+   * transfer after `afterSeq` (no index by account: migration 10), so use it
    * for audits and support, not on a hot path.
    */
   transfersOfAccount(
