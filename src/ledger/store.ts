@@ -44,7 +44,10 @@ export interface TableRecord {
   readonly updatedAtMs: number;
   /** 0 until a node takes the table's lease, +1 on every taking (takeTableLease). */
   readonly leaseEpoch: number;
-  /** Where the node that took the lease last takes the other nodes' commands; null before any. */
+  /**
+   * Where the node that took the lease last takes the other nodes' commands
+   * (its URL); null before any, or when the last taker takes none (`cussec play`).
+   */
   readonly leaseHolder: string | null;
 }
 
@@ -122,11 +125,12 @@ export interface Tx {
   tableVersion(id: string, options: { readonly lock: TableLock }): Promise<number | undefined>;
   /**
    * A node took the table's lease: the epoch goes up by one and `holder` is
-   * recorded as where the table's commands go now. Returns the new epoch, or
+   * recorded as where the table's commands go now (null: nowhere, a process
+   * that takes no other node's commands, `cussec play`). Returns the new epoch, or
    * undefined when there is no such table. The version does not move: caches
    * of the state stay good.
    */
-  takeTableLease(id: string, holder: string): Promise<number | undefined>;
+  takeTableLease(id: string, holder: string | null): Promise<number | undefined>;
 
   /**
    * Creates a user, so that the creation and its journal entry commit together.
