@@ -388,7 +388,7 @@ describe.skipIf(SKIP_REASON !== undefined)(
               SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
                 AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))`,
           ).catch(() => []);
-          const holder = rows[0]?.['holder'];
+          const holder: unknown = rows[0]?.['holder'];
           if (typeof holder !== 'string') return undefined;
           return nodes.find((n) => new URL(holder).port === String(n.port));
         };
