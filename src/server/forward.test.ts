@@ -177,7 +177,8 @@ withStores('forwarding and fencing', (h) => {
         await b.app.shutdown();
         await a.app.shutdown().catch(() => undefined);
       }
-    });
+      // Two servers, and three floor pages whose first read starts each node's read workers.
+    }, 120_000);
 
     it('answers the internal route only with the node secret: 404 to anybody else', async () => {
       const db = h.freshDb();
