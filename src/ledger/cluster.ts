@@ -8,13 +8,10 @@
  * dies, its connection closes, PostgreSQL releases the lock, and another node
  * takes the lease on its next try.
  */
-import { hostname } from 'node:os';
 import pg from 'pg';
 import { rethrowUnavailable, StoreUnavailableError } from './errors.js';
 
 export interface Cluster {
-  /** This node's name on the floor: `CUSSEC_NODE_ID`, else host:pid (and #n for a further store of the process). */
-  readonly nodeId: string;
   /** Wakes every node's listener (this one's included), after the caller's commit. */
   notify(payload: string): Promise<void>;
   /** Calls `onSignal` on every notify from any node, until close. */
@@ -23,8 +20,11 @@ export interface Cluster {
   tryLease(key: string): Promise<boolean>;
   /** Whether this node holds the lease now (false after its connection was lost). */
   holds(key: string): boolean;
-  /** The node id of whichever node holds the lease now, or null when none does. */
-  leaseHolder(key: string): Promise<string | null>;
+  /**
+   * Whether some node (this one included) holds the lease now. Which node does
+   * is the table row's lease_holder, written by the node that took it.
+   */
+  leaseTaken(key: string): Promise<boolean>;
   /**
    * Runs `fn` while no other node runs an `exclusive` of the same key (first
    * start: migrations done, the first table and supervisor made once however
@@ -34,18 +34,8 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-let clustersMade = 0;
-
-/** A fresh node id (see Cluster.nodeId). */
-export function newNodeId(): string {
-  clustersMade++;
-  const base = process.env['CUSSEC_NODE_ID'] ?? `${hostname()}:${process.pid}`;
-  return clustersMade === 1 ? base : `${base}#${clustersMade}`;
-}
-
 /** One process, one node: every lease is ours and nobody else needs waking. */
 export class SingleNodeCluster implements Cluster {
-  readonly nodeId = newNodeId();
   private readonly listeners: ((payload: string) => void)[] = [];
   notify(payload: string): Promise<void> {
     for (const l of this.listeners) l(payload);
@@ -61,8 +51,8 @@ export class SingleNodeCluster implements Cluster {
   holds(): boolean {
     return true;
   }
-  leaseHolder(): Promise<string | null> {
-    return Promise.resolve(this.nodeId);
+  leaseTaken(): Promise<boolean> {
+    return Promise.resolve(true);
   }
   exclusive<T>(_key: string, fn: () => Promise<T>): Promise<T> {
     return fn();
@@ -78,11 +68,7 @@ const RECONNECT_DELAY_MS = 500;
 const EXCLUSIVE_POLL_MS = 100;
 const EXCLUSIVE_WAIT_MS = 60_000;
 
-/** The lease connection's application_name is this prefix and the node id, so other nodes can name the holder. */
-const APPLICATION_PREFIX = 'cussec ';
-
 export class PgCluster implements Cluster {
-  readonly nodeId = newNodeId();
   private client: pg.Client | undefined;
   private connecting: Promise<pg.Client> | undefined;
   private readonly leases = new Set<string>();
@@ -122,22 +108,18 @@ export class PgCluster implements Cluster {
     return this.leases.has(key);
   }
 
-  async leaseHolder(key: string): Promise<string | null> {
-    if (this.leases.has(key)) return this.nodeId;
+  async leaseTaken(key: string): Promise<boolean> {
+    if (this.leases.has(key)) return true;
     // A bigint advisory lock shows in pg_locks as its high and low 32 bits (classid, objid), objsubid 1.
-    const result = await this.pool.query<{ name: string }>(
-      `SELECT a.application_name AS name
-         FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-        WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
-          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-          AND l.classid = ((hashtextextended($1, 0) >> 32) & 4294967295)::oid
-          AND l.objid = (hashtextextended($1, 0) & 4294967295)::oid`,
+    const result = await this.pool.query<{ taken: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_locks
+        WHERE locktype = 'advisory' AND granted AND objsubid = 1
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND classid = ((hashtextextended($1, 0) >> 32) & 4294967295)::oid
+          AND objid = (hashtextextended($1, 0) & 4294967295)::oid) AS taken`,
       [`${this.channel}:${key}`],
     );
-    const name = result.rows[0]?.name;
-    return name?.startsWith(APPLICATION_PREFIX) === true
-      ? name.slice(APPLICATION_PREFIX.length)
-      : null;
+    return result.rows[0]?.taken === true;
   }
 
   async exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
@@ -197,10 +179,7 @@ export class PgCluster implements Cluster {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({
-      ...this.clientConfig,
-      application_name: `${APPLICATION_PREFIX}${this.nodeId}`.slice(0, 63),
-    });
+    const client = new pg.Client(this.clientConfig);
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     client.on('notification', (message) => {

@@ -256,7 +256,7 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
     return rows[0]?.version;
   }
 
-  async updateTableLease(id: string, holder: string): Promise<number | undefined> {
+  async updateTableLease(id: string, holder: string | null): Promise<number | undefined> {
     const rows = await this.q<{ epoch: number }>(
       'cussec_take_table_lease',
       'UPDATE tables SET lease_epoch = lease_epoch + 1, lease_holder = $2 WHERE id = $1 RETURNING lease_epoch AS epoch',

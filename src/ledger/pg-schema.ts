@@ -248,4 +248,17 @@ INSERT INTO meta (key, value) VALUES ('journal_payload_forms',
   'canonical JSON, or a round event''s compact form from migration 9 on (journal/stored-payload.ts)');
 `,
   },
+  {
+    version: 10,
+    name: 'transfers not indexed by account',
+    sql: `
+-- Nothing reads them on a hot path: accountMovesSince (game recall) walks the
+-- transfers from its rounds' first seq on, and transfersOfAccount is for audits
+-- and support, as on SQLite, which never had them. Each cost every transfer two
+-- B-tree insertions: on a round's 2,100 payouts, a third of the INSERT's buffer
+-- accesses (docs/capacity.md, "Settling a round").
+DROP INDEX transfers_by_debit;
+DROP INDEX transfers_by_credit;
+`,
+  },
 ];

@@ -232,7 +232,7 @@ export class SqliteTxDriver implements TxDriver, OptimisticDriver {
     return Promise.resolve(row?.version);
   }
 
-  updateTableLease(id: string, holder: string): Promise<number | undefined> {
+  updateTableLease(id: string, holder: string | null): Promise<number | undefined> {
     return Promise.resolve(this.s.takeTableLease.get(holder, id) as number | undefined);
   }
 

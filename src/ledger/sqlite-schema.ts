@@ -238,4 +238,13 @@ INSERT INTO meta (key, value) VALUES ('journal_payload_forms',
   'canonical JSON, or a round event''s compact form from migration 9 on (journal/stored-payload.ts)');
 `,
   },
+  {
+    version: 10,
+    name: 'transfers not indexed by account',
+    // SQLite never had these indexes (see version 1); the version keeps both engines' lists alike.
+    sql: `
+DROP INDEX IF EXISTS transfers_by_debit;
+DROP INDEX IF EXISTS transfers_by_credit;
+`,
+  },
 ];

@@ -648,7 +648,7 @@ withStores('ledger store', (h) => {
       const stores = await Promise.all([h.open({ db }), h.open({ db }), h.open({ db })]);
       const again = await h.open({ db });
       for (const s of [...stores, again])
-        expect(await s.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        expect(await s.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       expect(await h.raw(db, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([
         { version: 1 },
         { version: 2 },
@@ -659,7 +659,23 @@ withStores('ledger store', (h) => {
         { version: 7 },
         { version: 8 },
         { version: 9 },
+        { version: 10 },
       ]);
+    });
+
+    it('indexes transfers by id and reference only: no B-tree that nothing reads (migration 10)', async () => {
+      const db = h.freshDb();
+      await h.open({ db });
+      const sql =
+        h.engine === 'sqlite'
+          ? "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transfers' AND sql IS NOT NULL ORDER BY name"
+          : "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'transfers' AND schemaname = current_schema() ORDER BY indexname";
+      const names = (await h.raw(db, sql)).map((r) => (r as { name: string }).name);
+      expect(names).toEqual(
+        h.engine === 'sqlite'
+          ? ['transfers_by_reference']
+          : ['transfers_by_reference', 'transfers_id_unique', 'transfers_pkey'],
+      );
     });
   });
 });

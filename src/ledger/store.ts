@@ -54,7 +54,10 @@ export interface TableRecord {
   readonly updatedAtMs: number;
   /** 0 until a node takes the table's lease, +1 on every taking (takeTableLease). */
   readonly leaseEpoch: number;
-  /** Where the node that took the lease last takes the other nodes' commands; null before any. */
+  /**
+   * Where the node that took the lease last takes the other nodes' commands
+   * (its URL); null before any, or when the last taker takes none (`cussec play`).
+   */
   readonly leaseHolder: string | null;
 }
 
@@ -132,11 +135,12 @@ export interface Tx {
   tableVersion(id: string, options: { readonly lock: TableLock }): Promise<number | undefined>;
   /**
    * A node took the table's lease: the epoch goes up by one and `holder` is
-   * recorded as where the table's commands go now. Returns the new epoch, or
+   * recorded as where the table's commands go now (null: nowhere, a process
+   * that takes no other node's commands, `cussec play`). Returns the new epoch, or
    * undefined when there is no such table. The version does not move: caches
    * of the state stay good.
    */
-  takeTableLease(id: string, holder: string): Promise<number | undefined>;
+  takeTableLease(id: string, holder: string | null): Promise<number | undefined>;
 
   /**
    * Creates a user, so that the creation and its journal entry commit together.
@@ -294,8 +298,8 @@ export interface Store extends JournalReader {
   getTransfer(id: string): Promise<Transfer | undefined>;
   transfersByReference(reference: string): Promise<Transfer[]>;
   /**
-   * Transfers debiting or crediting an account, oldest first. Indexed on
-   * PostgreSQL; on SQLite it scans every transfer (see the schema), so use it
+   * Transfers debiting or crediting an account, oldest first. It scans every
+   * transfer after `afterSeq` (no index by account: migration 10), so use it
    * for audits and support, not on a hot path.
    */
   transfersOfAccount(

@@ -111,7 +111,7 @@ export interface TxDriver {
   /** The version column alone (PostgreSQL reads no TOASTed state for it). */
   selectTableVersion(id: string, lock: TableLock): Promise<number | undefined>;
   /** The new lease epoch, or undefined when there is no such table. */
-  updateTableLease(id: string, holder: string): Promise<number | undefined>;
+  updateTableLease(id: string, holder: string | null): Promise<number | undefined>;
   selectUser(id: string): Promise<UserRow | undefined>;
   /** False when the id or the username key is taken (the row is then left as it was). */
   insertUser(row: NewUserRow): Promise<boolean>;
@@ -303,7 +303,7 @@ export class DriverTx implements Tx {
     return this.live().selectTableVersion(id, options.lock);
   }
 
-  async takeTableLease(id: string, holder: string): Promise<number | undefined> {
+  async takeTableLease(id: string, holder: string | null): Promise<number | undefined> {
     return this.live().updateTableLease(id, holder);
   }
 

@@ -195,6 +195,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     reads,
     hub,
     floor,
+    nodeUrl: options.node?.nodeUrl ?? (() => undefined),
     metrics,
     clock,
     routes: [],

@@ -17,6 +17,12 @@ export interface AppContext {
   readonly hub: Hub;
   /** This node's part of the floor: entries journaled here reach every node's sockets through it. */
   readonly floor: Floor;
+  /**
+   * Where the other nodes of a floor reach this one: what it records as the
+   * holder of the leases it takes (the table row's lease_holder). Undefined
+   * when this server is not a floor node, or before it listens.
+   */
+  readonly nodeUrl: () => string | undefined;
   readonly metrics: Metrics;
   readonly clock: () => number;
   /** Every declared route, for the OpenAPI document. */

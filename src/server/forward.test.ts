@@ -44,6 +44,19 @@ async function bet(url: string, token: string, betId: string): Promise<Response>
   });
 }
 
+/** What a node's floor page says of the table's lease. */
+async function floorLease(url: string, token: string) {
+  const answer = await fetch(`${url}/api/v1/floor`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const body = (await answer.json()) as {
+    node: string | null;
+    tables: { id: string; leaseHeldHere: boolean; leaseHolder: string | null }[];
+  };
+  const table = body.tables.find((t) => t.id === T)!;
+  return { node: body.node, leaseHeldHere: table.leaseHeldHere, leaseHolder: table.leaseHolder };
+}
+
 async function stakesOf(store: Store, betId: string): Promise<number> {
   const transfers = await store.transfersOfAccount(walletAccount(playerId).id);
   return transfers.filter((t) => t.kind === 'bet' && t.id.endsWith(`:${betId}`)).length;
@@ -120,6 +133,19 @@ withStores('forwarding and fencing', (h) => {
         }
         const table = await storeA.getTable(T);
         expect(table).toMatchObject({ leaseEpoch: 1, leaseHolder: a.url });
+        // Each node's floor names the holder as the table row does: the URL commands are passed to.
+        const [supervisor] = await seedUsers(storeA, 'supervisor', 1);
+        const staff = await sessionToken(storeA, supervisor!, Date.now());
+        expect(await floorLease(a.url, staff)).toEqual({
+          node: a.url,
+          leaseHeldHere: true,
+          leaseHolder: a.url,
+        });
+        expect(await floorLease(b.url, staff)).toEqual({
+          node: b.url,
+          leaseHeldHere: false,
+          leaseHolder: a.url,
+        });
         const ranOnA = vi.spyOn(a.app.ctx.service, 'executeHere');
         const ranOnB = vi.spyOn(b.app.ctx.service, 'executeHere');
 
@@ -147,11 +173,17 @@ withStores('forwarding and fencing', (h) => {
         expect(await stakesOf(storeB, 'b1')).toBe(1);
         expect(await stakesOf(storeB, 'b4')).toBe(1);
         expect(await storeB.getTable(T)).toMatchObject({ leaseEpoch: 2, leaseHolder: b.url });
+        expect(await floorLease(b.url, staff)).toEqual({
+          node: b.url,
+          leaseHeldHere: true,
+          leaseHolder: b.url,
+        });
       } finally {
         await b.app.shutdown();
         await a.app.shutdown().catch(() => undefined);
       }
-    });
+      // Two servers, and three floor pages whose first read starts each node's read workers.
+    }, 120_000);
 
     it('answers the internal route only with the node secret: 404 to anybody else', async () => {
       const db = h.freshDb();

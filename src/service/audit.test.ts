@@ -125,7 +125,7 @@ withStores('audit', (h) => {
       `UPDATE journal_head SET last_seq = ${last.seq}, last_hash = '${last.hash}' WHERE chain = 'global'`,
     );
     const store = await h.open({ db });
-    expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(await store.readJournal({ fromSeq: 1, limit: 1_000 })).toEqual(entries);
     expect(await h.raw(db, 'SELECT DISTINCT length(hash) AS n FROM journal')).toEqual([{ n: 32 }]);
     expect(await audit(store)).toMatchObject({ ok: true, rounds: 2 });

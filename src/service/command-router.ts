@@ -71,9 +71,89 @@ export function leaseKey(tableId: string): string {
   return `table:${tableId}`;
 }
 
-export class CommandRouter implements CommandPlacement {
+/**
+ * The table leases one process holds, each with the epoch it took: the fence
+ * its batches commit under (run-batch.ts). `holder` is what takeTableLease
+ * records (where this node takes other nodes' commands), undefined while it
+ * cannot take any lease yet (a node that is not listening).
+ */
+export class TableLeases {
   private readonly epochs = new Map<string, number>();
   private readonly taking = new Map<string, Promise<boolean>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly holder: () => string | null | undefined,
+  ) {}
+
+  /** The epoch of this process's lease on the table, while it holds it. */
+  epoch(tableId: string): number | undefined {
+    return this.store.cluster.holds(leaseKey(tableId)) ? this.epochs.get(tableId) : undefined;
+  }
+
+  /**
+   * Takes the table's lease when nobody holds it, with the next epoch and this
+   * process's holder; true while this process holds it. One taking at a time a table.
+   */
+  take(tableId: string): Promise<boolean> {
+    let taking = this.taking.get(tableId);
+    if (taking === undefined) {
+      taking = this.takeOnce(tableId).finally(() => this.taking.delete(tableId));
+      this.taking.set(tableId, taking);
+    }
+    return taking;
+  }
+
+  private async takeOnce(tableId: string): Promise<boolean> {
+    const key = leaseKey(tableId);
+    const cluster = this.store.cluster;
+    const had = cluster.holds(key);
+    const holder = this.holder();
+    if (holder === undefined || !(await cluster.tryLease(key).catch(rethrowUnavailable))) {
+      this.epochs.delete(tableId);
+      return false;
+    }
+    if (had && this.epochs.has(tableId)) return true;
+    const epoch = await this.store.transaction((tx) => tx.takeTableLease(tableId, holder));
+    // No such table: the command runs here and is refused unknown_table.
+    if (epoch !== undefined) this.epochs.set(tableId, epoch);
+    return true;
+  }
+}
+
+/**
+ * A process that runs its tables alone, passing no command on and taking none
+ * (`cussec play`): it takes each table's lease as a node of the floor does, so
+ * that it commits only under it, and records no holder. A table another node
+ * holds is refused, never run unfenced.
+ */
+export class LonePlacement implements CommandPlacement {
+  private readonly leases: TableLeases;
+
+  constructor(store: Store) {
+    this.leases = new TableLeases(store, () => null);
+  }
+
+  epoch(tableId: string): number | undefined {
+    return this.leases.epoch(tableId);
+  }
+
+  take(tableId: string): Promise<boolean> {
+    return this.leases.take(tableId);
+  }
+
+  async place(request: CommandRequest): Promise<'here'> {
+    if (await this.leases.take(request.tableId)) return 'here';
+    throw new StoreUnavailableError(
+      `table ${request.tableId}: another node runs it`,
+      undefined,
+      'table_moving',
+    );
+  }
+}
+
+export class CommandRouter implements CommandPlacement {
+  private readonly leases: TableLeases;
   private readonly holders = new Map<string, string>();
   private readonly outboxes = new Map<string, Outbox>();
   private readonly secretDigest: Buffer;
@@ -86,25 +166,18 @@ export class CommandRouter implements CommandPlacement {
 
   constructor(private readonly options: CommandRouterOptions) {
     this.secretDigest = digest(options.nodeSecret);
+    this.leases = new TableLeases(options.store, options.nodeUrl);
   }
 
   epoch(tableId: string): number | undefined {
-    return this.options.store.cluster.holds(leaseKey(tableId))
-      ? this.epochs.get(tableId)
-      : undefined;
+    return this.leases.epoch(tableId);
   }
 
-  /**
-   * Takes the table's lease when nobody holds it, with the next epoch and this
-   * node's address; true while this node holds it. One taking at a time per table.
-   */
-  take(tableId: string): Promise<boolean> {
-    let taking = this.taking.get(tableId);
-    if (taking === undefined) {
-      taking = this.takeOnce(tableId).finally(() => this.taking.delete(tableId));
-      this.taking.set(tableId, taking);
-    }
-    return taking;
+  /** Takes the table's lease when nobody holds it, recording this node's address (TableLeases.take). */
+  async take(tableId: string): Promise<boolean> {
+    const taken = await this.leases.take(tableId);
+    if (taken) this.holders.delete(tableId);
+    return taken;
   }
 
   /** Whether a request carries the floor's node secret. */
@@ -138,23 +211,6 @@ export class CommandRouter implements CommandPlacement {
         );
       await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * attempt));
     }
-  }
-
-  private async takeOnce(tableId: string): Promise<boolean> {
-    const key = leaseKey(tableId);
-    const cluster = this.options.store.cluster;
-    const had = cluster.holds(key);
-    const url = this.options.nodeUrl();
-    if (url === undefined || !(await cluster.tryLease(key).catch(rethrowUnavailable))) {
-      this.epochs.delete(tableId);
-      return false;
-    }
-    if (had && this.epochs.has(tableId)) return true;
-    const epoch = await this.options.store.transaction((tx) => tx.takeTableLease(tableId, url));
-    // No such table: the command runs here and is refused unknown_table.
-    if (epoch !== undefined) this.epochs.set(tableId, epoch);
-    this.holders.delete(tableId);
-    return true;
   }
 
   /** The holder the table row names now (it is remembered until a command sent there fails). */

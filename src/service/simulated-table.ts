@@ -21,6 +21,7 @@ import { type SpotKind, spotById } from '../rules/index.js';
 import { deposit, depositMade, hasWallet, openWallet, walletBalanceMinor } from './cage.js';
 import { simulatedTableSettings, type TableSettings } from './table-settings.js';
 import { macauDate } from '../compliance/index.js';
+import { LonePlacement } from './command-router.js';
 import { type CommandOutcome, TableService } from './table-service.js';
 import type { Command, RoundState, Settlement } from '../table/index.js';
 
@@ -108,11 +109,28 @@ interface Tally {
 
 type Snapshot = NonNullable<Awaited<ReturnType<TableService['snapshot']>>>;
 
-/** Plays `rounds` rounds (continuing the table where it stands) and reports what happened. */
+/** Another node of the floor holds the table's lease: this run would not be fenced. */
+export class TableLeaseHeld extends Error {
+  override readonly name = 'TableLeaseHeld';
+  constructor(readonly tableId: string) {
+    super(`table ${tableId} is run by another node (it holds the table's lease)`);
+  }
+}
+
+/**
+ * Plays `rounds` rounds (continuing the table where it stands) and reports
+ * what happened. The run holds the table's lease, as a node of the floor does,
+ * and commits only under its epoch: it refuses a table another node holds
+ * (TableLeaseHeld), and a lease lost mid-run fails it rather than letting two
+ * processes write one table.
+ */
 export async function playTable(options: PlayOptions): Promise<PlayReport> {
+  const placement = new LonePlacement(options.store);
+  if (!(await placement.take(options.tableId))) throw new TableLeaseHeld(options.tableId);
   const random = new RollRandom();
   const service = new TableService({
     store: options.store,
+    placement,
     random,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.rollKeys === undefined ? {} : { rollKeys: options.rollKeys }),

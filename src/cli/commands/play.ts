@@ -14,7 +14,7 @@ import { InputError } from '../errors.js';
 import { grouped, percent } from '../format.js';
 import type { Io } from '../io.js';
 import { progressBar } from '../progress.js';
-import { type PlayReport, playTable } from '../../service/simulated-table.js';
+import { type PlayReport, playTable, TableLeaseHeld } from '../../service/simulated-table.js';
 
 export const PLAY_ROUNDS_MAX = 1_000_000;
 export const PLAY_PLAYERS_MAX = 1_000;
@@ -65,6 +65,12 @@ export function registerPlay(program: Command, io: Io): void {
               `play: table ${s.tableId} (${s.shaker} shaker), round ${s.roundNo} at phase ${s.phase}, seed ${options.seed}\n`,
             ),
           onRound: (done) => progress?.update(done / options.rounds),
+        }).catch((error: unknown) => {
+          if (error instanceof TableLeaseHeld)
+            throw new InputError(
+              `--table ${error.tableId}: another node runs this table (it holds the lease); play another table or stop that node`,
+            );
+          throw error;
         });
         progress?.done();
         io.stdout.write(

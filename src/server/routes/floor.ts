@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { earliestAdoptionDate, macauDate } from '../../compliance/index.js';
 import type { FairnessService } from '../../service/fairness.js';
 import type { HolidayCalendarService } from '../../service/holidays.js';
+import { leaseKey } from '../../service/command-router.js';
 import { tableIds } from '../../service/reads.js';
 import { can } from '../../table/index.js';
 import type { AppContext } from '../context.js';
@@ -52,7 +53,9 @@ const floorTableAnswer = z.strictObject({
 
 const floorAnswer = z.strictObject({
   today: z.string().describe('YYYY-MM-DD, in Macau'),
-  node: z.string(),
+  node: orNull(z.string()).describe(
+    "this node's URL on a floor (the lease holder it records); null off a floor",
+  ),
   calendar: z.strictObject({
     years: z.array(
       z.strictObject({ year: int, official: z.boolean(), origin: z.enum(['bundled', 'loaded']) }),
@@ -84,12 +87,25 @@ export function floorRoutes(app: FastifyInstance, ctx: AppContext, s: FloorServi
       for (const tableId of ids) tables.push(await tableLine(ctx, s, tableId, today));
       return {
         today,
-        node: ctx.store.cluster.nodeId,
+        node: ctx.nodeUrl() ?? null,
         calendar: await calendarState(s, today),
         tables,
       };
     },
   });
+}
+
+/**
+ * Who runs the table's timers and takes its commands: the table row's
+ * lease_holder (written by the node that took the lease, under its epoch),
+ * while some node holds the lease; null while none does.
+ */
+async function leaseOf(ctx: AppContext, tableId: string) {
+  const key = leaseKey(tableId);
+  const leaseHeldHere = ctx.store.cluster.holds(key);
+  const taken = leaseHeldHere || (await ctx.store.cluster.leaseTaken(key));
+  const leaseHolder = taken ? ((await ctx.store.getTable(tableId))?.leaseHolder ?? null) : null;
+  return { leaseHeldHere, leaseHolder };
 }
 
 async function tableLine(ctx: AppContext, s: FloorServices, tableId: string, today: string) {
@@ -115,8 +131,7 @@ async function tableLine(ctx: AppContext, s: FloorServices, tableId: string, tod
     players: new Set(state?.bets.map((b) => b.playerId) ?? []).size,
     stakedMinor: exposure?.stakedMinor ?? 0,
     worstCaseHouseLossMinor: exposure?.worst.houseLossMinor ?? 0,
-    leaseHeldHere: ctx.store.cluster.holds(`table:${tableId}`),
-    leaseHolder: await ctx.store.cluster.leaseHolder(`table:${tableId}`),
+    ...(await leaseOf(ctx, tableId)),
     closedSinceMs: state?.closedSinceMs ?? null,
     day:
       day === undefined

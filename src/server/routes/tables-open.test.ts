@@ -47,16 +47,17 @@ it('closes a table for play (no round opens, Art. 2), journals who did it, and o
     });
     expect(cover.statusCode).toBe(409);
     expect(cover.json()).toMatchObject({ error: { code: 'table_closed', article: '2' } });
-    // The floor shows the table closed, and names the node that runs it (this one).
+    // The floor shows the table closed, run by this node (one node, off a floor: no URL to name).
     const floor = await app.fastify.inject({ url: '/api/v1/floor', headers: supervisor });
     const body = floor.json<{
-      node: string;
-      tables: { closedSinceMs: number; leaseHolder: string }[];
+      node: string | null;
+      tables: { closedSinceMs: number; leaseHeldHere: boolean; leaseHolder: string | null }[];
     }>();
     expect(body.tables[0]!.closedSinceMs).toBe(
       closed.json<{ closedSinceMs: number }>().closedSinceMs,
     );
-    expect(body.tables[0]!.leaseHolder).toBe(body.node);
+    expect(body.node).toBeNull();
+    expect(body.tables[0]).toMatchObject({ leaseHeldHere: true, leaseHolder: null });
     const opened = await app.fastify.inject({
       method: 'POST',
       url: '/api/v1/tables/T1/open',

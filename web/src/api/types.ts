@@ -252,7 +252,10 @@ export interface FloorTable {
   readonly stakedMinor: number;
   readonly worstCaseHouseLossMinor: number;
   readonly leaseHeldHere: boolean;
-  /** The node id of the node that runs the table's timers (null: none holds it now). */
+  /**
+   * The URL of the node that runs the table's timers, as the table row records it
+   * (null: none holds its lease now, or one that takes no other node's commands).
+   */
   readonly leaseHolder: string | null;
   /** When a supervisor closed the table for play; null while it is open. */
   readonly closedSinceMs: number | null;
@@ -269,8 +272,8 @@ export interface FloorTable {
 
 export interface Floor {
   readonly today: string;
-  /** The node that answered. */
-  readonly node: string;
+  /** The URL of the node that answered, on a floor of nodes; null off a floor. */
+  readonly node: string | null;
   readonly calendar: {
     readonly years: readonly { year: number; official: boolean; origin: string }[];
     readonly nextYear: {

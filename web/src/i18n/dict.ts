@@ -705,6 +705,7 @@ export const DICT = {
     'Conduzida por este nó, {node}',
     'Run by this node, {node}',
   ),
+  'floor.leaseHere': e('由此節點主持', 'Conduzida por este nó', 'Run by this node'),
   'floor.leaseElsewhere': e('由節點 {node} 主持', 'Conduzida pelo nó {node}', 'Run by node {node}'),
   'floor.leaseNone': e(
     '暫無節點主持（下次巡查接手）',

@@ -178,7 +178,10 @@ function openButton(ctx: FloorContext, table: FloorTable): HTMLElement {
 
 /** Which node runs the table's timers: this one, another (named), or none at the moment. */
 function leaseText(table: FloorTable): string {
-  if (table.leaseHeldHere) return t('floor.lease', { node: table.leaseHolder ?? '' });
+  if (table.leaseHeldHere)
+    return table.leaseHolder === null
+      ? t('floor.leaseHere')
+      : t('floor.lease', { node: table.leaseHolder });
   if (table.leaseHolder === null) return t('floor.leaseNone');
   return t('floor.leaseElsewhere', { node: table.leaseHolder });
 }
