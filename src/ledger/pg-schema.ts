@@ -256,7 +256,7 @@ INSERT INTO meta (key, value) VALUES ('journal_payload_forms',
 -- transfers from its rounds' first seq on, and transfersOfAccount is for audits
 -- and support, as on SQLite, which never had them. Each cost every transfer two
 -- B-tree insertions: on a round's 2,100 payouts, a third of the INSERT's buffer
--- accesses (docs/capacity.md, "Settling a round").
+-- accesses (docs/ledger.md, "Settling a round on PostgreSQL").
 DROP INDEX transfers_by_debit;
 DROP INDEX transfers_by_credit;
 `,
