@@ -2,6 +2,13 @@
  * Daily reports as CSV (RFC 4180): money in integer minor units, percentages
  * with four decimals, an empty field where a figure does not exist (no stake,
  * no win). One file for the day's totals, one for the figures per spot.
+ *
+ * The day's totals carry the house options in force (Art. 8): the odds of 5/16
+ * and 6/15 (Art. 6.6), the shaker and the authorization, each field the value
+ * at the day's start then each change during the day, as
+ * `30 from 00:00:00; 24 from 14:05:00` (Macau time, UTC+8). The service
+ * writes those fields (src/service/daily-report.ts, `tableDaysCsv`), as the
+ * printable page writes them.
  */
 import { type CsvField, toCsv } from './csv.js';
 import type { DailyReport } from './daily-report-tally.js';
@@ -24,12 +31,33 @@ export const DAILY_REPORT_CSV_HEADER = [
   'biggest_win_round_id',
   'biggest_win_bet_id',
   'biggest_win_spot',
+  'odds_5_16_in_force',
+  'odds_6_15_in_force',
+  'shaker_in_force',
+  'authorization_in_force',
 ] as const;
 
-export function dailyReportsCsv(reports: readonly DailyReport[]): string {
+/**
+ * A day's house options in force, each field already written: the value at
+ * the day's start, then each change during the day (`VALUE from HH:MM:SS`,
+ * Macau time, joined by `; `); null when the table did not exist that day.
+ */
+export interface OptionsInForceFields {
+  readonly odds516: string | null;
+  readonly odds615: string | null;
+  readonly shaker: string | null;
+  readonly authorization: string | null;
+}
+
+export interface DailyReportCsvRow {
+  readonly report: DailyReport;
+  readonly optionsInForce: OptionsInForceFields;
+}
+
+export function dailyReportsCsv(rows: readonly DailyReportCsvRow[]): string {
   return toCsv(
     DAILY_REPORT_CSV_HEADER,
-    reports.map((r) => [
+    rows.map(({ report: r, optionsInForce: o }) => [
       ...[r.tableId, r.macauDay, r.currency, r.rounds, r.voidRolls, r.bets],
       ...[r.handleMinor, r.payoutsMinor, r.holdMinor],
       ...[percent(r.holdPercentActual), percent(r.holdPercentTheoretical)],
@@ -37,6 +65,7 @@ export function dailyReportsCsv(reports: readonly DailyReport[]): string {
       r.biggestWin?.roundId ?? null,
       r.biggestWin?.betId ?? null,
       r.biggestWin?.spot ?? null,
+      ...[o.odds516, o.odds615, o.shaker, o.authorization],
     ]),
   );
 }

@@ -189,12 +189,31 @@ describe('dailyReports', () => {
 });
 
 describe('CSV', () => {
-  it('renders the daily figures, integer minor units, CRLF line ends', () => {
-    expect(dailyReportsCsv(reports(input()))).toBe(
+  it('renders the daily figures, integer minor units, the options in force, CRLF line ends', () => {
+    const [sixth, seventh] = reports(input());
+    const rows = [
+      {
+        report: sixth!,
+        optionsInForce: {
+          odds516: '18 from 00:00:00; 24 from 14:05:00',
+          odds615: '14 from 00:00:00',
+          shaker: 'lever from 00:00:00',
+          authorization: 'SIMULATION: not a DICJ authorization from 00:00:00',
+        },
+      },
+      {
+        report: seventh!,
+        optionsInForce: { odds516: null, odds615: null, shaker: null, authorization: null },
+      },
+    ];
+    expect(dailyReportsCsv(rows)).toBe(
       'table_id,macau_day,currency,rounds,void_rolls,bets,handle_minor,payouts_minor,hold_minor,' +
-        'hold_pct_actual,hold_pct_theoretical,biggest_win_minor,biggest_win_round_id,biggest_win_bet_id,biggest_win_spot\r\n' +
-        'T-07,2026-03-06,MOP,2,1,5,3650,10550,-6900,-189.0411,3.4944,7500,R-1,B-3,triple:6\r\n' +
-        'T-07,2026-03-07,MOP,1,2,1,300,0,300,100.0000,2.7778,,,,\r\n',
+        'hold_pct_actual,hold_pct_theoretical,biggest_win_minor,biggest_win_round_id,biggest_win_bet_id,biggest_win_spot,' +
+        'odds_5_16_in_force,odds_6_15_in_force,shaker_in_force,authorization_in_force\r\n' +
+        'T-07,2026-03-06,MOP,2,1,5,3650,10550,-6900,-189.0411,3.4944,7500,R-1,B-3,triple:6,' +
+        '18 from 00:00:00; 24 from 14:05:00,14 from 00:00:00,lever from 00:00:00,' +
+        'SIMULATION: not a DICJ authorization from 00:00:00\r\n' +
+        'T-07,2026-03-07,MOP,1,2,1,300,0,300,100.0000,2.7778,,,,,,,,\r\n',
     );
   });
 

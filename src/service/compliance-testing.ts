@@ -5,12 +5,16 @@
  */
 import { type IsoDate } from '../compliance/index.js';
 import type { Store } from '../ledger/index.js';
-import type { Dice } from '../rules/index.js';
+import { DEFAULT_PAYTABLE, type Dice } from '../rules/index.js';
 import type { Command } from '../table/index.js';
 import { deposit, openWallet } from './cage.js';
 import { macauDayStartMs } from './daily-report.js';
 import { TableService } from './table-service.js';
-import { simulatedTableSettings, type TableSettings } from './table-settings.js';
+import {
+  markedAuthorization,
+  simulatedTableSettings,
+  type TableSettings,
+} from './table-settings.js';
 
 /** The instant of a Macau wall-clock time on a date. */
 export const macauMs = (date: IsoDate, hours = 12, minutes = 0): number =>
@@ -152,6 +156,8 @@ export const REPORT_TABLE_NAME = 'Salon <Privé> & "VIP"';
  *
  * Round 2 (00:05), dice 1-1-3 (total 5): alice small 10,000 wins 1 → returns 20,000;
  *   bob total:5 1,000 wins 18 → returns 19,000; alice big 5,000 loses.
+ * At 14:05 the odds of 5/16 go to 24 (6/15 stay at 14) under an authorization
+ *   marked as a simulation (Art. 8): no bet of the day is on 5 or 16 after it.
  * Round 3 (23:59), a void roll then 6-6-6: bob any-triple 2,000 wins 24 → returns 50,000;
  *   alice small 3,000 loses.
  */
@@ -160,6 +166,11 @@ export async function seedReportDay(store: Store): Promise<void> {
   const tables = new TableService({ store, clock: clock.now });
   await createLeverTable(tables, 'T1', { name: REPORT_TABLE_NAME });
   await fundPlayers(store, ['alice', 'bob']);
+  // table-created takes the store's own clock: a change at noon the day before is the
+  // first settings entry the day reads, so the options at its start are the table's.
+  clock.at('2026-03-05', 12);
+  const limits = await tables.changeLimits('T1', { stakeMinorMax: 2_000_000 }, 'sup-1');
+  if (!limits.ok) throw new Error(`change of limits: ${limits.rejection.code}`);
   clock.at('2026-03-05', 23, 50);
   await playLeverRounds(tables, 'T1', [
     { dice: [2, 2, 2], bets: [{ betId: 'eve', playerId: 'bob', spot: 'odd', stakeMinor: 1_000 }] },
@@ -175,6 +186,18 @@ export async function seedReportDay(store: Store): Promise<void> {
       ],
     },
   ]);
+  clock.at('2026-03-06', 14, 5);
+  const changed = await tables.changeHouseOptions('T1', {
+    options: {
+      shaker: 'lever',
+      displayBoard: true,
+      paytable: { ...DEFAULT_PAYTABLE, totalOdds: { '5/16': 24, '6/15': 14 } },
+    },
+    authorization: markedAuthorization('simulation', '2026-03-06', 'simulation'),
+    changedBy: 'sup-1',
+    entries: [],
+  });
+  if (!changed.ok) throw new Error(`change of odds: ${changed.rejection.code}`);
   clock.at('2026-03-06', 23, 59);
   await playLeverRounds(tables, 'T1', [
     {

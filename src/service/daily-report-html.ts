@@ -41,6 +41,11 @@ export function macauDateTime(epochMs: number): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)} (UTC+8)`;
 }
 
+/** An instant's Macau time of day: 14:05:09 (UTC+8). */
+export function macauTimeOfDay(epochMs: number): string {
+  return new Date(epochMs + MACAU_UTC_OFFSET_MS).toISOString().slice(11, 19);
+}
+
 const spotName = (spot: string): string => {
   const found = spotById(spot);
   return found === undefined ? spot : `${found.names.en} · ${found.names.pt}`;

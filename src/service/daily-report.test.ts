@@ -46,7 +46,10 @@ withStores('daily reports from the journal', (h) => {
     const [header, row, end] = csv.body.split('\r\n');
     expect(header).toBe(DAILY_REPORT_CSV_HEADER.join(','));
     expect(row).toBe(
-      `T1,2026-03-06,MOP,2,1,5,21000,89000,-68000,-323.8095,${(100 * theoretical).toFixed(4)},48000,3,b2,any-triple`,
+      `T1,2026-03-06,MOP,2,1,5,21000,89000,-68000,-323.8095,${(100 * theoretical).toFixed(4)},48000,3,b2,any-triple,` +
+        // The options in force (Art. 8): the 5/16 odds changed at 14:05, under a simulation's mark.
+        '18 from 00:00:00; 24 from 14:05:00,14 from 00:00:00,lever from 00:00:00,' +
+        'SIMULATION: not a DICJ authorization from 00:00:00',
     );
     expect(end).toBe('');
     const json = JSON.parse(renderTableDay(day, 'json', 0).body) as { report: unknown };

@@ -24,6 +24,7 @@ import {
   MACAU_UTC_OFFSET_MS,
   macauDate,
   newDayTally,
+  type OptionsInForceFields,
   type SettledRound,
   tallyRound,
 } from '../compliance/index.js';
@@ -31,10 +32,11 @@ import { isEntryOf, isRoundEventEntry, type JournalEntryOf } from '../journal/in
 import { PAGE_ROWS_MAX, type Store } from '../ledger/index.js';
 import type { TotalOdds } from '../rules/index.js';
 import { type BetResult, betResults, type RoundEvent } from '../table/index.js';
-import { renderDailyReportHtml } from './daily-report-html.js';
+import { macauTimeOfDay, renderDailyReportHtml } from './daily-report-html.js';
 import { lastIndexedEntry, readIndexedEntries } from './indexed-journal.js';
 import { readTableJournal, StandingBets } from './round-snapshot.js';
 import {
+  authorizationText,
   fromStoredSettings,
   type OptionsAuthorization,
   readStoredSettings,
@@ -308,6 +310,40 @@ function settledRound(
 const sameOdds = (a: TotalOdds, b: TotalOdds): boolean =>
   a['5/16'] === b['5/16'] && a['6/15'] === b['6/15'];
 
+/**
+ * Tables' days as the daily CSV, one row each: the figures and the house
+ * options in force (Art. 8), written as the printable page writes them.
+ */
+export function tableDaysCsv(days: readonly TableDay[]): string {
+  return dailyReportsCsv(
+    days.map((d) => ({ report: d.report, optionsInForce: optionsInForceFields(d.optionsInForce) })),
+  );
+}
+
+/**
+ * Each option's value at the day's start, then each change of it during the
+ * day: `30 from 00:00:00; 24 from 14:05:00` (Macau time). A period that
+ * changes other options only does not repeat this one's value.
+ */
+function optionsInForceFields(periods: readonly OptionsPeriod[]): OptionsInForceFields {
+  const field = (valueOf: (p: OptionsPeriod) => string): string | null => {
+    const parts: string[] = [];
+    let last: string | undefined;
+    for (const p of periods) {
+      const value = valueOf(p);
+      if (value !== last) parts.push(`${value} from ${macauTimeOfDay(p.fromMs)}`);
+      last = value;
+    }
+    return parts.length === 0 ? null : parts.join('; ');
+  };
+  return {
+    odds516: field((p) => String(p.totalOdds['5/16'])),
+    odds615: field((p) => String(p.totalOdds['6/15'])),
+    shaker: field((p) => p.shaker),
+    authorization: field((p) => authorizationText(p.authorization)),
+  };
+}
+
 export interface RenderedReport {
   readonly contentType: string;
   readonly body: string;
@@ -342,7 +378,7 @@ export function renderTableDay(
     case 'csv':
       return {
         contentType: 'text/csv; charset=utf-8',
-        body: dailyReportsCsv([day.report]),
+        body: tableDaysCsv([day]),
         fileName,
       };
     case 'html':

@@ -1,11 +1,16 @@
 /**
  * The floor's report for one Macau day: every table's day (daily-report.ts)
  * side by side with the floor's totals, as JSON, CSV (one row per table, the
- * columns of `dailyReportsCsv`) or a printable page linking each table's own.
+ * columns of a table's, `tableDaysCsv`) or a printable page linking each table's own.
  */
-import { dailyReportsCsv, type IsoDate } from '../compliance/index.js';
+import type { IsoDate } from '../compliance/index.js';
 import { escapeHtml, formatMinor, REGULATION_REFERENCE } from './daily-report-html.js';
-import type { RenderedReport, ReportFormat, TableDay } from './daily-report.js';
+import {
+  type RenderedReport,
+  type ReportFormat,
+  type TableDay,
+  tableDaysCsv,
+} from './daily-report.js';
 
 export interface FloorDay {
   readonly date: IsoDate;
@@ -84,7 +89,7 @@ export function renderFloorDay(floor: FloorDay, format: ReportFormat): RenderedR
   if (format === 'csv')
     return {
       contentType: 'text/csv; charset=utf-8',
-      body: dailyReportsCsv(floor.tables.map((d) => d.report)),
+      body: tableDaysCsv(floor.tables),
       fileName,
     };
   return { contentType: 'text/html; charset=utf-8', body: floorHtml(floor), fileName };

@@ -22,13 +22,13 @@ describe('cussec report', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("prints a table's day as CSV by default", async () => {
+  it("prints a table's day as CSV by default, with the odds in force, their change and the authorization's mark", async () => {
     const result = await runCli(['report', '--db', db, '--table', 'T1', '--date', '2026-03-06']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const [header, row] = result.stdout.split('\r\n');
     expect(header).toBe(DAILY_REPORT_CSV_HEADER.join(','));
     expect(row).toMatch(
-      /^T1,2026-03-06,MOP,2,1,5,21000,89000,-68000,-323\.8095,7\.5397,48000,3,b2,any-triple$/,
+      /^T1,2026-03-06,MOP,2,1,5,21000,89000,-68000,-323\.8095,7\.5397,48000,3,b2,any-triple,18 from 00:00:00; 24 from 14:05:00,14 from 00:00:00,lever from 00:00:00,SIMULATION: not a DICJ authorization from 00:00:00$/,
     );
   });
 

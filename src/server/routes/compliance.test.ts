@@ -517,7 +517,11 @@ withStores('compliance routes', (h) => {
       });
       const csv = await w.call('supervisor', 'GET', `${url}&format=csv`);
       expect(csv.type).toBe('text/csv; charset=utf-8');
+      const options =
+        ',18 from 00:00:00; 24 from 14:05:00,14 from 00:00:00,lever from 00:00:00,' +
+        'SIMULATION: not a DICJ authorization from 00:00:00';
       expect(csv.body.split('\r\n')[1]).toMatch(/^T1,2026-03-06,MOP,2,1,5,21000,89000,-68000,/);
+      expect(csv.body.split('\r\n')[1]!.endsWith(`any-triple${options}`)).toBe(true);
       const html = await w.call('inspector', 'GET', `${url}&format=html`);
       expect(html.type).toBe('text/html; charset=utf-8');
       expect(html.body).toContain('Salon &lt;Privé&gt; &amp; &quot;VIP&quot;');
@@ -545,9 +549,9 @@ withStores('compliance routes', (h) => {
         holdMinor: days.reduce((n, r) => n + r.holdMinor, 0),
       });
       const floorCsv = await w.call('inspector', 'GET', `${floorUrl}&format=csv`);
-      expect(
-        floorCsv.body.split('\r\n').filter((l) => l.startsWith('T1,2026-03-06,')),
-      ).toHaveLength(1);
+      const floorRows = floorCsv.body.split('\r\n').filter((l) => l.startsWith('T1,2026-03-06,'));
+      expect(floorRows).toHaveLength(1);
+      expect(floorRows[0]!.endsWith(options)).toBe(true);
       const floorHtml = await w.call('inspector', 'GET', `${floorUrl}&format=html`);
       expect(floorHtml.type).toBe('text/html; charset=utf-8');
       expect(floorHtml.body).toContain('Salon &lt;Privé&gt; &amp; &quot;VIP&quot;');

@@ -618,7 +618,7 @@ function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
     method: 'GET',
     url: '/api/v1/tables/:tableId/reports/daily',
     summary:
-      "A table's day: rounds, voids, handle, payouts, hold actual and theoretical, biggest win (json, csv or a printable html page)",
+      "A table's day: rounds, voids, handle, payouts, hold actual and theoretical, biggest win, the house options in force (json, csv or a printable html page)",
     tag: 'inspector',
     roles: ['inspector', 'supervisor'],
     params: tableParams,
