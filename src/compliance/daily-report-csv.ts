@@ -1,7 +1,8 @@
 /**
  * Daily reports as CSV (RFC 4180): money in integer minor units, percentages
  * with four decimals, an empty field where a figure does not exist (no stake,
- * no win). One file for the day's totals, one for the figures per spot.
+ * no win): a row per table and day. The figures per spot are in the JSON and
+ * on the printable page.
  *
  * The day's totals carry the house options in force (Art. 8): the odds of 5/16
  * and 6/15 (Art. 6.6), the shaker and the authorization, each field the value
@@ -67,31 +68,5 @@ export function dailyReportsCsv(rows: readonly DailyReportCsvRow[]): string {
       r.biggestWin?.spot ?? null,
       ...[o.odds516, o.odds615, o.shaker, o.authorization],
     ]),
-  );
-}
-
-export const SPOT_REPORT_CSV_HEADER = [
-  'table_id',
-  'macau_day',
-  'currency',
-  'spot',
-  'bets',
-  'handle_minor',
-  'payouts_minor',
-  'hold_minor',
-  'hold_pct_actual',
-  'hold_pct_theoretical',
-] as const;
-
-export function spotReportsCsv(reports: readonly DailyReport[]): string {
-  return toCsv(
-    SPOT_REPORT_CSV_HEADER,
-    reports.flatMap((r) =>
-      r.bySpot.map((s) => [
-        ...[r.tableId, r.macauDay, r.currency, s.spot, s.bets],
-        ...[s.handleMinor, s.payoutsMinor, s.holdMinor],
-        ...[percent(s.holdPercentActual), percent(s.holdPercentTheoretical)],
-      ]),
-    ),
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dailyReports, type DailyReportInput } from './daily-report.js';
-import { dailyReportsCsv, spotReportsCsv } from './daily-report-csv.js';
+import { dailyReportsCsv } from './daily-report-csv.js';
 import type { DailyReport } from './daily-report-tally.js';
 import { toCsv } from './csv.js';
 
@@ -215,15 +215,6 @@ describe('CSV', () => {
         'SIMULATION: not a DICJ authorization from 00:00:00\r\n' +
         'T-07,2026-03-07,MOP,1,2,1,300,0,300,100.0000,2.7778,,,,,,,,\r\n',
     );
-  });
-
-  it('renders the figures per spot', () => {
-    const lines = spotReportsCsv(reports(input())).split('\r\n');
-    expect(lines[0]).toBe(
-      'table_id,macau_day,currency,spot,bets,handle_minor,payouts_minor,hold_minor,hold_pct_actual,hold_pct_theoretical',
-    );
-    expect(lines[1]).toBe('T-07,2026-03-06,MOP,small,1,1000,2000,-1000,-100.0000,2.7778');
-    expect(lines).toHaveLength(8); // header, five spots on the 6th, one on the 7th, and the final CRLF
   });
 
   it('quotes fields as RFC 4180 says', () => {
