@@ -94,8 +94,9 @@ export interface App {
   readonly ctx: AppContext;
   /**
    * Starts the worker threads of the reads and of the fairness figures and
-   * waits until each is ready (modules loaded, its connection open): `cussec
-   * serve` does it before it listens, so no read pays for a thread's start.
+   * waits until each is ready (modules loaded, its connection open), and
+   * loads each table's fairness monitor: `cussec serve` does it before it
+   * listens, so no read pays for a thread's start or a monitor's restore.
    */
   warm(): Promise<void>;
   /** Stops taking commands, lets the commit in flight finish, closes sockets and the server. */
@@ -206,6 +207,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     loginThrottle: new LoginThrottle(),
     demo: options.demo ?? false,
     checkAnswers: options.checkAnswers ?? process.env['VITEST'] !== undefined,
+    warmups: [],
   };
   const logger =
     options.logger === false
@@ -278,7 +280,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     fastify,
     ctx,
     async warm() {
-      await Promise.all([reads.start(), startPowerWorkers()]);
+      await Promise.all([reads.start(), startPowerWorkers(), ...ctx.warmups.map((w) => w())]);
     },
     async shutdown() {
       ready = false;

@@ -43,6 +43,11 @@ export interface AppContext {
   readonly demo: boolean;
   /** Whether each JSON answer is checked against its route's `response` schema (registerRoute). */
   readonly checkAnswers: boolean;
+  /**
+   * What a start loads before it listens (App.warm), so that no first read
+   * after a restart holds the event loop for it: each table's fairness monitor.
+   */
+  readonly warmups: (() => Promise<unknown>)[];
 }
 
 export interface ServerLimits {

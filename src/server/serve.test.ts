@@ -113,6 +113,17 @@ describe('cussec serve', () => {
     }
   });
 
+  it("has each table's fairness monitor loaded before it listens, so no first read after a restart restores it", async () => {
+    const app = await serve(options({ demo: true }));
+    try {
+      // Loading a monitor keeps it (read model fairness/<table>): done at start, before any request.
+      expect(await app.ctx.store.getReadModel('fairness/T1')).toBeDefined();
+    } finally {
+      await app.shutdown();
+      await app.ctx.store.close();
+    }
+  });
+
   it('serves HTTPS itself with --tls-cert/--tls-key, with HSTS and a Secure cookie', async () => {
     const cert = join(dir, 'cert.pem');
     const key = join(dir, 'key.pem');

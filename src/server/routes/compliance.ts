@@ -339,6 +339,8 @@ function startServices(app: FastifyInstance, ctx: AppContext): Services {
     onError: (tableId, error) => app.log.error({ err: error, tableId }, 'fairness monitor failed'),
   });
   ctx.metrics.watchFairness(() => fairness.openAlerts());
+  // Loading every table's monitor (kept state plus the rolls since) at start, not on the first read.
+  ctx.warmups.push(() => fairness.openAlerts());
   const adoptionFailed = (tableId: string, error: unknown): void =>
     app.log.error({ err: error, tableId }, 'automatic adoption of house options failed');
   // Art. 8: a proposal due today is adopted as soon as its table is between rounds.
