@@ -107,7 +107,18 @@ async function watch(app: App, token?: string) {
       .map((m) => m['event'] as Message)
       .filter((e) => e['type'] === 'bet-placed')
       .map((e) => e['bet'] as Message);
-  return { socket, messages, until, bets, closed: () => closedWith };
+  /** Sends a bet of 1,000 on Small, with its id as its requestId. */
+  const bet = (betId: string) =>
+    socket.send(
+      JSON.stringify({
+        type: 'place-bet',
+        requestId: betId,
+        betId,
+        spot: 'small',
+        stakeMinor: 1_000,
+      }),
+    );
+  return { socket, messages, until, bets, bet, closed: () => closedWith };
 }
 
 describe('who sees whose bets (Art. 2.1 play, items 8 and 9)', () => {
@@ -250,26 +261,16 @@ describe('a socket ends with its session (item 10)', () => {
       });
       const w = await watch(f.app, signedIn.json<{ token: string }>().token);
       await w.until(() => w.messages.find((m) => m['type'] === 'hello'));
-      const bet = (betId: string) =>
-        w.socket.send(
-          JSON.stringify({
-            type: 'place-bet',
-            requestId: betId,
-            betId,
-            spot: 'small',
-            stakeMinor: 1_000,
-          }),
-        );
       const acks = () => w.messages.filter((m) => m['type'] === 'ack').map((m) => m['requestId']);
       // In use, the session lives on: each bet within the idle time slides it.
       for (const betId of ['b1', 'b2', 'b3']) {
         f.tick(50_000);
-        bet(betId);
+        w.bet(betId);
         await w.until(() => (acks().includes(betId) ? true : null));
       }
       // Left idle past its end, no sweep yet: the next bet is not taken and the socket closes.
       f.tick(61_000);
-      bet('late');
+      w.bet('late');
       expect(await w.until(() => w.closed())).toBe(WS_CLOSE_SESSION_ENDED);
       expect(acks()).toEqual(['b1', 'b2', 'b3']);
       const standing = (await f.app.ctx.service.snapshot(T))!.state.bets.map((b) => b.betId);
@@ -286,21 +287,11 @@ describe('a socket ends with its session (item 10)', () => {
       const token = await f.token(f.users.player);
       const w = await watch(f.app, token);
       await w.until(() => w.messages.find((m) => m['type'] === 'hello'));
-      const bet = (betId: string) =>
-        w.socket.send(
-          JSON.stringify({
-            type: 'place-bet',
-            requestId: betId,
-            betId,
-            spot: 'small',
-            stakeMinor: 1_000,
-          }),
-        );
-      bet('before');
+      w.bet('before');
       await w.until(() => w.messages.find((m) => m['type'] === 'ack'));
       // Another node of the floor ends the session in the shared store; this node has not been told.
       await endSession(f.store, tokenHash(token));
-      bet('after');
+      w.bet('after');
       expect(await w.until(() => w.closed())).toBe(WS_CLOSE_SESSION_ENDED);
       const standing = (await f.app.ctx.service.snapshot(T))!.state.bets.map((b) => b.betId);
       expect(standing).toEqual(['before']);
@@ -318,27 +309,11 @@ describe('a socket ends with its session (item 10)', () => {
       const findSession = f.store.findSession.bind(f.store);
       f.store.findSession = () =>
         Promise.reject(new StoreUnavailableError('the database is away', null));
-      w.socket.send(
-        JSON.stringify({
-          type: 'place-bet',
-          requestId: 'away',
-          betId: 'away',
-          spot: 'small',
-          stakeMinor: 1_000,
-        }),
-      );
+      w.bet('away');
       const refused = await w.until(() => w.messages.find((m) => m['requestId'] === 'away'));
       expect(refused).toMatchObject({ type: 'error', error: { code: 'database_unavailable' } });
       f.store.findSession = findSession;
-      w.socket.send(
-        JSON.stringify({
-          type: 'place-bet',
-          requestId: 'back',
-          betId: 'back',
-          spot: 'small',
-          stakeMinor: 1_000,
-        }),
-      );
+      w.bet('back');
       await w.until(() => w.messages.find((m) => m['type'] === 'ack' && m['requestId'] === 'back'));
       expect(w.closed()).toBeNull();
     } finally {
