@@ -17,11 +17,17 @@ import { verifyChain } from './verify.js';
 /** 1 Jan 2026 00:00 UTC: the fixed instant the faked Date starts at. */
 const T0 = 1_767_225_600_000;
 
+/**
+ * Recorded again once, when `cussec play` began taking its table's lease: one
+ * transaction more a run, so on this ticking clock every later entry's time
+ * moved on by 250–1,000 ms. The two journals were compared entry by entry and
+ * differed in nothing but `atMs`.
+ */
 const RECORDED = {
   entries: 171,
-  lastHash: '777716ac90c350048422c8c0834f6c5309455be5f674f799d64cc44903dc2298',
+  lastHash: 'c191965275c93955669e166e6f02701f699782f5c0aab857bf555b6559e51fce',
   /** SHA-256 of every entry's hash, one a line, in seq order. */
-  allHashes: '884134728ac9f4f29912310cab19560552bbc256ca605d734a1a3c172d45a89b',
+  allHashes: 'c018e36268500f90404c3eb6f55d8a9de98a092c5fd4a5a9e2bfe16207cac681',
   types: {
     'bell-rung': 10,
     'bet-placed': 62,

@@ -98,9 +98,15 @@ function accept(ctx: AppContext, socket: WebSocket, request: FastifyRequest): vo
   // A message is acted on only while its session is live: past its end, the socket closes (4401).
   const live = (): Promise<boolean> =>
     caller === undefined ? Promise.resolve(true) : ctx.sessions.live(caller.session.tokenHash);
-  const dispatch = (joined: Client, text: string): void =>
+  // Each message's session check starts when it arrives, but messages are acted on in the
+  // order they came: a check that answers sooner does not let its message overtake.
+  let turns: Promise<unknown> = Promise.resolve();
+  const dispatch = (joined: Client, text: string): void => {
+    const checked = live();
+    const turn = turns.then(() => checked);
+    turns = turn.catch(() => undefined);
     ctx.hub.track(
-      live()
+      turn
         .then((acting) => (acting ? handleMessage(ctx, tableId, joined, text) : undefined))
         .catch((error: unknown) => {
           if (error instanceof StoreUnavailableError) {
@@ -118,6 +124,7 @@ function accept(ctx: AppContext, socket: WebSocket, request: FastifyRequest): vo
           joined.socket.close(1011, 'internal error');
         }),
     );
+  };
   socket.on('message', (data: Buffer, isBinary: boolean) => {
     if (!allow()) {
       socket.close(WS_CLOSE_POLICY, 'too many messages: slow down');

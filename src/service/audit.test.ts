@@ -178,7 +178,7 @@ withStores('audit', (h) => {
       `UPDATE journal_head SET last_seq = ${last.seq}, last_hash = '${last.hash}' WHERE chain = 'global'`,
     );
     const store = await h.open({ db });
-    expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const prng = createPrng(13);
     await playRounds(new TableService({ store, random: prng }), prng, 3, 4);
     const read = await store.readJournal({ fromSeq: 1, limit: 1_000 });
@@ -293,9 +293,16 @@ withStores('audit', (h) => {
         : 'ALTER TABLE journal DISABLE TRIGGER USER';
     await h.raw(db, triggerDrop);
     // An entry the checkpoint vouches for is changed: only a read of the history would see it.
+    const [bet] = (await h.raw(
+      db,
+      `SELECT seq, payload_json AS "payloadJson" FROM journal WHERE type = 'bet-placed' ORDER BY seq LIMIT 1`,
+    )) as { seq: number; payloadJson: string }[];
+    // [layout, atMsLag, roundNo, rollNo, betId, playerId, spot, stakeMinor, …] (journal/stored-payload.ts)
+    const values = JSON.parse(bet!.payloadJson) as number[];
+    values[7] = values[7]! + 1_000;
     await h.raw(
       db,
-      `UPDATE journal SET payload_json = replace(payload_json, '"stakeMinor":', '"stakeMinor":1') WHERE seq = (SELECT min(seq) FROM journal WHERE type = 'bet-placed')`,
+      `UPDATE journal SET payload_json = '${JSON.stringify(values)}' WHERE seq = ${bet!.seq}`,
     );
     const daily = await audit(store, { from: 'latest', saveCheckpoint: false });
     expect(daily).toMatchObject({ ok: true, from: first.checkedTo });
