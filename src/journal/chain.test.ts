@@ -30,6 +30,7 @@ async function dropGuards(
   } else {
     await h.raw(db, 'DROP TRIGGER journal_refuse_change ON journal');
     await h.raw(db, 'DROP TRIGGER journal_head_forward_only ON journal_head');
+    await h.raw(db, 'DROP TRIGGER journal_head_on_entry ON journal_head');
   }
 }
 
@@ -78,6 +79,41 @@ withStores('journal chain', (h) => {
     await expect(
       h.raw(db, "UPDATE journal_head SET last_seq = 11, last_hash = 'x' WHERE chain = 'global'"),
     ).rejects.toThrow(/cussec: /);
+  });
+
+  // PostgreSQL writes the entries and moves the head in one statement (migration 11):
+  // that the head lands on an entry is checked at commit, and still refused otherwise.
+  describe.skipIf(h.engine !== 'postgres')('the head checked at commit', () => {
+    const hash = (byte: string) => byte.repeat(32);
+    const entry = (seq: number, byte: string) =>
+      `INSERT INTO journal (seq, table_id, type, payload_json, at_ms, hash)
+      VALUES (${seq}, NULL, 'deposit', '{}', 1, decode('${hash(byte)}', 'hex'))`;
+    const moveHead = (seq: number, byte: string) =>
+      `UPDATE journal_head SET last_seq = ${seq}, last_hash = '${hash(byte)}' WHERE chain = 'global'`;
+    const head = async (db: string) =>
+      h.raw(db, `SELECT last_seq::int AS seq, last_hash AS hash FROM journal_head`);
+
+    it('moves the head in the statement that inserts its entry', async () => {
+      const db = h.freshDb();
+      await h.open({ db });
+      await h.raw(db, `WITH j AS (${entry(1, 'ab')}) ${moveHead(1, 'ab')}`);
+      expect(await head(db)).toEqual([{ seq: 1, hash: hash('ab') }]);
+    });
+
+    it('refuses, at commit, a head moved onto a made-up entry, even beside the insert of another', async () => {
+      const db = h.freshDb();
+      await h.open({ db });
+      await expect(h.raw(db, `WITH j AS (${entry(1, 'ab')}) ${moveHead(1, 'cd')}`)).rejects.toThrow(
+        /cussec: the journal head only moves forward to an existing entry/,
+      );
+      await expect(h.raw(db, `BEGIN; ${moveHead(1, 'ab')}; COMMIT`)).rejects.toThrow(/cussec: /);
+      // An entry inserted later in the transaction is there at commit.
+      await h.raw(db, `BEGIN; ${moveHead(1, 'ab')}; ${entry(1, 'ab')}; COMMIT`);
+      expect(await head(db)).toEqual([{ seq: 1, hash: hash('ab') }]);
+      expect(await h.raw(db, 'SELECT count(*)::int AS n FROM journal')).toEqual([{ n: 1 }]);
+      // Backwards is refused at once, as before.
+      await expect(h.raw(db, moveHead(1, 'ab'))).rejects.toThrow(/cussec: /);
+    });
   });
 
   it('keeps each hash as its 32 bytes, and refuses a checkpoint the next entry does not follow', async () => {

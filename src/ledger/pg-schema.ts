@@ -261,4 +261,33 @@ DROP INDEX transfers_by_debit;
 DROP INDEX transfers_by_credit;
 `,
   },
+  {
+    version: 11,
+    name: 'the journal head is checked onto its entry at commit',
+    sql: `
+-- The head still only moves forward, checked at once; that it lands on an entry
+-- that exists is checked at commit, by a deferred constraint trigger, so that one
+-- statement can insert the entries and move the head (a sibling data-modifying
+-- CTE's rows are not visible to a BEFORE trigger). The journal is append-only,
+-- so an entry seen at commit stays.
+CREATE OR REPLACE FUNCTION cussec_journal_head_forward() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+  IF NEW.chain <> OLD.chain OR NEW.last_seq <= OLD.last_seq THEN
+    RAISE EXCEPTION 'cussec: the journal head only moves forward to an existing entry'
+      USING ERRCODE = 'integrity_constraint_violation';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE FUNCTION cussec_journal_head_on_entry() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM journal WHERE seq = NEW.last_seq AND encode(hash, 'hex') = NEW.last_hash) THEN
+    RAISE EXCEPTION 'cussec: the journal head only moves forward to an existing entry'
+      USING ERRCODE = 'integrity_constraint_violation';
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE CONSTRAINT TRIGGER journal_head_on_entry AFTER UPDATE ON journal_head
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION cussec_journal_head_on_entry();
+`,
+  },
 ];

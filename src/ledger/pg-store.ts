@@ -278,6 +278,7 @@ class PgStore extends SqlStore {
         tx.close();
         // A query failed and the callback swallowed the error: the transaction is aborted anyway.
         if (driver.firstError !== undefined) throw asError(driver.firstError);
+        await driver.flush();
         await client.query('COMMIT');
         return value;
       } catch (error) {

@@ -101,9 +101,11 @@ function prepareStatements(db: Database.Database) {
     addToBalance: p('UPDATE accounts SET balance_minor = balance_minor + ? WHERE id = ?'),
     // The optimistic path's preconditions, checked by the update itself (see planOptimistic).
     // Parameters: delta, id, minPrefix, minPrefix, maxPrefix.
+    // Returns the new balance, or no row when the account is missing or not covered.
     addToBalanceIfCovered: p(`UPDATE accounts SET balance_minor = balance_minor + ?
       WHERE id = ? AND (kind IN ('bankroll', 'cage') OR balance_minor + ? >= 0)
-        AND balance_minor + ? >= -${Number.MAX_SAFE_INTEGER} AND balance_minor + ? <= ${Number.MAX_SAFE_INTEGER}`),
+        AND balance_minor + ? >= -${Number.MAX_SAFE_INTEGER} AND balance_minor + ? <= ${Number.MAX_SAFE_INTEGER}
+      RETURNING balance_minor`).pluck(),
     table: p(`SELECT ${TABLE_COLUMNS} FROM tables WHERE id = ?`),
     insertTable:
       p(`INSERT INTO tables (id, config_json, state_json, version, updated_at_ms) VALUES (?, ?, ?, ?, ?)
@@ -146,23 +148,32 @@ export class SqliteTxDriver implements TxDriver, OptimisticDriver {
     this.s = prepareStatements(db);
   }
 
-  postIfClean(plan: OptimisticPlan): Promise<boolean> {
+  postIfClean(plan: OptimisticPlan): Promise<Map<string, number> | undefined> {
     this.db.exec('SAVEPOINT cussec_post');
-    const clean = this.addToBalancesIfCovered(plan) && this.insertTransfersIfNew(plan.created);
+    const balances = this.addToBalancesIfCovered(plan);
+    const clean = balances !== undefined && this.insertTransfersIfNew(plan.created);
     this.db.exec(clean ? 'RELEASE cussec_post' : 'ROLLBACK TO cussec_post; RELEASE cussec_post');
-    return Promise.resolve(clean);
+    return Promise.resolve(clean ? balances : undefined);
   }
 
-  /** False as soon as one account is missing or not covered (the caller rolls back). */
-  private addToBalancesIfCovered(plan: OptimisticPlan): boolean {
+  /** The new balances, or undefined as soon as one account is missing or not covered (the caller rolls back). */
+  private addToBalancesIfCovered(plan: OptimisticPlan): Map<string, number> | undefined {
     const update = this.s.addToBalanceIfCovered;
     const { accountIds, deltasMinor } = plan.deltas;
+    const balances = new Map<string, number>();
     for (let i = 0; i < accountIds.length; i++) {
       const min = plan.minPrefixMinor[i];
-      if (update.run(deltasMinor[i], accountIds[i], min, min, plan.maxPrefixMinor[i]).changes !== 1)
-        return false;
+      const balance = update.get(
+        deltasMinor[i],
+        accountIds[i],
+        min,
+        min,
+        plan.maxPrefixMinor[i],
+      ) as number | undefined;
+      if (balance === undefined) return undefined;
+      balances.set(accountIds[i]!, balance);
     }
-    return true;
+    return balances;
   }
 
   private insertTransfersIfNew(transfers: readonly Transfer[]): boolean {

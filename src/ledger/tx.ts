@@ -79,12 +79,14 @@ export interface OptimisticDriver {
    * Inserts the plan's transfers and adds its deltas to the balances if, for
    * every account, the account exists, balance + minPrefix is not below zero
    * (unless the account may go negative) and balance + minPrefix and
-   * balance + maxPrefix are safe integers, and if no id of the plan is stored.
-   * Otherwise it leaves no trace and returns false (the caller takes the
-   * careful path), or throws, and the store rolls the transaction back and
-   * runs it again without this path (PostgreSQL: no savepoint to undo to).
+   * balance + maxPrefix are safe integers, and if no id of the plan is stored,
+   * and returns the new balance of each account it changed (read back by the
+   * writes themselves). Otherwise it leaves no trace and returns undefined (the
+   * caller takes the careful path), or throws, and the store rolls the
+   * transaction back and runs it again without this path (PostgreSQL: no
+   * savepoint to undo to).
    */
-  postIfClean(plan: OptimisticPlan): Promise<boolean>;
+  postIfClean(plan: OptimisticPlan): Promise<ReadonlyMap<string, number> | undefined>;
 }
 
 /** Row-level operations an engine provides inside a transaction. */
@@ -156,6 +158,12 @@ function assertKey(key: string, what: string): void {
 
 export class DriverTx implements Tx {
   private open = true;
+  /**
+   * The balances this transaction's transfers left, which it holds until
+   * commit (PostgreSQL: row locks; SQLite: the one writer): balances() answers
+   * from them without a read.
+   */
+  private readonly written = new Map<string, number>();
 
   constructor(
     private readonly driver: TxDriver,
@@ -217,8 +225,11 @@ export class DriverTx implements Tx {
   }
 
   async balances(ids: readonly string[]): Promise<Map<string, number>> {
+    const driver = this.live();
     if (ids.length === 0) return new Map();
-    const accounts = await this.live().selectAccounts(unique(ids), false);
+    if (ids.every((id) => this.written.has(id)))
+      return new Map(ids.map((id) => [id, this.written.get(id)!]));
+    const accounts = await driver.selectAccounts(unique(ids), false);
     return new Map(accounts.map((a) => [a.id, a.balanceMinor]));
   }
 
@@ -227,8 +238,11 @@ export class DriverTx implements Tx {
     if (transfers.length === 0) return { ok: true, results: [] };
     if (driver.optimistic !== undefined) {
       const plan = planOptimistic({ currency: this.currency, nowMs: this.nowMs, transfers });
-      if (plan !== undefined && (await driver.optimistic.postIfClean(plan)))
+      const balances = plan && (await driver.optimistic.postIfClean(plan));
+      if (plan !== undefined && balances !== undefined) {
+        for (const [id, balance] of balances) this.written.set(id, balance);
         return { ok: true, results: plan.results };
+      }
     }
     const accountIds = new Set<string>();
     const transferIds = new Set<string>();
@@ -251,6 +265,11 @@ export class DriverTx implements Tx {
     if (plan.created.length > 0) {
       await driver.insertTransfers(plan.created);
       await driver.addToBalances(plan.deltas.accountIds, plan.deltas.deltasMinor);
+      // The accounts are locked: their balances now are the ones read plus the deltas.
+      const read = new Map(accounts.map((a) => [a.id, a.balanceMinor]));
+      plan.deltas.accountIds.forEach((id, i) =>
+        this.written.set(id, read.get(id)! + plan.deltas.deltasMinor[i]!),
+      );
     }
     return { ok: plan.results.every((r) => r.status !== 'failed'), results: plan.results };
   }

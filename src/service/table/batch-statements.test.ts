@@ -1,0 +1,162 @@
+/**
+ * How many statements a table's batch sends PostgreSQL, and how many of them
+ * run while it holds the journal head: one row for the whole floor, which every
+ * table's commit waits for, so each round trip there is paid by the floor
+ * (docs/ledger.md, "A batch's statements on PostgreSQL").
+ */
+import pg from 'pg';
+import { afterEach, beforeEach, expect, it, type MockInstance, vi } from 'vitest';
+import { createPrng } from '../../dice/index.js';
+import { type Store, walletAccount } from '../../ledger/index.js';
+import { withStores } from '../../ledger/testing.js';
+import type { Command } from '../../table/index.js';
+import { deposit, openWallet } from '../cage.js';
+import { type CommandOutcome, TableService } from '../table-service.js';
+import { simulatedTableSettings } from '../table-settings.js';
+
+const T = 'T1';
+const PLAYERS = ['ana', 'bo'];
+
+/** A statement by what it does. */
+function kind(text: string): string {
+  const s = text.replace(/\s+/g, ' ').trim();
+  if (/^(BEGIN|COMMIT|ROLLBACK)$/.test(s)) return s;
+  if (/FROM journal_head .*FOR UPDATE/.test(s)) return 'lock head';
+  if (/^SELECT .* FROM tables .*FOR UPDATE/.test(s)) return 'lock table';
+  if (/^WITH inserted AS \( INSERT INTO transfers/.test(s)) return 'post transfers';
+  if (/^SELECT .* FROM accounts/.test(s)) return 'read accounts';
+  if (/^WITH journal_0 .*head_0 .*commands_1 .*UPDATE tables /.test(s))
+    return 'journal, head, commands, table';
+  if (/^WITH journal_0 .*head_0 .*UPDATE tables /.test(s)) return 'journal, head, table';
+  return s.slice(0, 60);
+}
+
+/** The statements of each transaction, by kind. */
+function transactions(sent: readonly string[]): string[][] {
+  const all: string[][] = [];
+  for (const text of sent) {
+    if (text === 'BEGIN') all.push([]);
+    all[all.length - 1]?.push(kind(text));
+  }
+  return all;
+}
+
+/** The statements from the head's lock to COMMIT, both counted. */
+function whileHeadLocked(statements: readonly string[]): string[] {
+  return statements.slice(statements.indexOf('lock head'));
+}
+
+withStores("a batch's statements", (h) => {
+  // Calls through to pg, and keeps what each statement was.
+  let spy: MockInstance<(config: unknown) => unknown>;
+  beforeEach(() => {
+    spy = vi.spyOn(pg.Client.prototype, 'query');
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** Every statement the pg clients sent since the spy was cleared, as its text. */
+  const sent = (): string[] =>
+    spy.mock.calls.map(([config]) =>
+      typeof config === 'string' ? config : String((config as { text: unknown }).text),
+    );
+
+  async function table(): Promise<{ service: TableService; store: Store }> {
+    const store = await h.open();
+    const service = new TableService({ store, random: createPrng(7) });
+    await service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
+    for (const playerId of PLAYERS) {
+      await openWallet(store, playerId);
+      await deposit(store, {
+        playerId,
+        amountMinor: 1_000_000,
+        cashierId: 'cage',
+        idempotencyKey: `fund-${playerId}`,
+      });
+    }
+    return { service, store };
+  }
+
+  /** Runs one command as a batch of its own and returns its transaction's statements. */
+  async function statementsOf(
+    service: TableService,
+    command: Command | { readonly type: 'trigger-shaker' },
+    idempotencyKey?: string,
+  ): Promise<{ outcome: CommandOutcome; statements: string[] }> {
+    spy.mockClear();
+    const outcome = await service.execute({
+      tableId: T,
+      command,
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    });
+    expect(outcome.ok).toBe(true);
+    const all = transactions(sent());
+    expect(all).toHaveLength(1);
+    return { outcome, statements: all[0]! };
+  }
+
+  it.skipIf(h.engine !== 'postgres')(
+    'sends a keyed bet in seven statements, three of them while the journal head is locked',
+    async () => {
+      const { service, store } = await table();
+      for (const command of [
+        { type: 'cover' },
+        { type: 'fasten-latches' },
+        { type: 'trigger-shaker' },
+        { type: 'open-betting' },
+      ] as const)
+        expect((await service.execute({ tableId: T, command })).ok).toBe(true);
+      const { outcome, statements } = await statementsOf(
+        service,
+        { type: 'place-bet', betId: 'b1', playerId: 'ana', spot: 'odd', stakeMinor: 5_000 },
+        'bet-b1',
+      );
+      expect(statements).toEqual([
+        'BEGIN',
+        'lock table',
+        // The keyed command's lookup.
+        expect.stringMatching(/^SELECT key, request_hash/),
+        'post transfers',
+        'lock head',
+        'journal, head, commands, table',
+        'COMMIT',
+      ]);
+      expect(whileHeadLocked(statements)).toHaveLength(3);
+      // The balance told to the player is the one the transfers' UPDATE returned.
+      expect(outcome.ok && outcome.balanceMinor).toBe(1_000_000 - 5_000);
+      expect(await store.getAccount(walletAccount('ana').id)).toMatchObject({
+        balanceMinor: 995_000,
+      });
+    },
+  );
+
+  it.skipIf(h.engine !== 'postgres')(
+    'settles a round in six statements, three of them while the journal head is locked',
+    async () => {
+      const { service } = await table();
+      for (const command of [
+        { type: 'cover' },
+        { type: 'fasten-latches' },
+        { type: 'trigger-shaker' },
+        { type: 'open-betting' },
+        { type: 'place-bet', betId: 'b1', playerId: 'ana', spot: 'odd', stakeMinor: 5_000 },
+        { type: 'place-bet', betId: 'b2', playerId: 'bo', spot: 'even', stakeMinor: 7_000 },
+        { type: 'ring-bell' },
+        { type: 'lift-dome' },
+        { type: 'reveal-dice' },
+      ] as const)
+        expect((await service.execute({ tableId: T, command })).ok).toBe(true);
+      const { statements } = await statementsOf(service, { type: 'pay-all' });
+      expect(statements).toEqual([
+        'BEGIN',
+        'lock table',
+        'post transfers',
+        'lock head',
+        'journal, head, table',
+        'COMMIT',
+      ]);
+      expect(whileHeadLocked(statements)).toHaveLength(3);
+    },
+  );
+});
