@@ -488,6 +488,44 @@ withStores('ledger store', (h) => {
     );
   });
 
+  it('tells the balances its transfers left without reading them again, on either path', async () => {
+    const store = await h.open();
+    await seedTable(store);
+    await post(store, [transfer('dep', CAGE, ALICE, 1_000, { kind: 'deposit' })]);
+    const spy = vi.spyOn(pg.Client.prototype, 'query');
+    let runs = 0;
+    const told = await store.transaction(async (tx) => {
+      runs++;
+      spy.mockClear();
+      await tx.postTransfers([transfer('b1', ALICE, IN_PLAY, 600, { kind: 'bet' })]);
+      const afterClean = Object.fromEntries(await tx.balances([ALICE, IN_PLAY, ALICE]));
+      // Short of money: refused (on PostgreSQL the transaction runs again, carefully throughout).
+      const short = await tx.postTransfers([transfer('b2', ALICE, IN_PLAY, 900, { kind: 'bet' })]);
+      await tx.postTransfers([transfer('b3', IN_PLAY, ALICE, 100, { kind: 'payout' })]);
+      return {
+        afterClean,
+        short: short.ok,
+        last: Object.fromEntries(await tx.balances([ALICE, IN_PLAY])),
+      };
+    });
+    const texts = spy.mock.calls.map(([q]) =>
+      typeof q === 'string' ? q : (q as { text: string }).text,
+    );
+    spy.mockRestore();
+    expect(told).toEqual({
+      afterClean: { [ALICE]: 400, [IN_PLAY]: 600 },
+      short: false,
+      last: { [ALICE]: 500, [IN_PLAY]: 500 },
+    });
+    expect(await balances(store, [ALICE, IN_PLAY])).toEqual({ [ALICE]: 500, [IN_PLAY]: 500 });
+    if (h.engine === 'postgres') {
+      expect(runs).toBe(2);
+      // The last run's statements: the careful path's locked reads, and no plain read of a balance.
+      expect(texts.filter((t) => /FROM accounts/.test(t) && !/FOR UPDATE/.test(t))).toEqual([]);
+      expect(texts.filter((t) => /FROM accounts .*FOR UPDATE/s.test(t))).toHaveLength(3);
+    }
+  });
+
   describe('a missed optimistic batch on PostgreSQL', () => {
     it.skipIf(h.engine !== 'postgres')(
       'rolls back what the statement wrote and runs the callback again carefully, even when it swallowed the miss',
