@@ -13,6 +13,7 @@
 import type { ClientBase, PoolClient, QueryResultRow } from 'pg';
 import type { ChainedEntry } from '../journal/index.js';
 import type { Migration, MigrationDriver } from './migration.js';
+import { encodeJournalNotice } from './journal-notice.js';
 import { PG_MIGRATIONS } from './pg-schema.js';
 import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS, USER_COLUMNS } from './sql-columns.js';
 import type { SqlDialect, StoreDriver } from './sql-store.js';
@@ -99,9 +100,13 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
   firstError: unknown = undefined;
   readonly optimistic: OptimisticDriver | undefined;
 
-  /** `careful`: postTransfers reads every account and id under lock first (after an OptimisticMiss). */
+  /**
+   * `channel`: where the journal's writes notify (PgCluster.channel). `careful`: postTransfers
+   * reads every account and id under lock first (after an OptimisticMiss).
+   */
   constructor(
     private readonly client: PoolClient,
+    private readonly channel: string,
     careful = false,
   ) {
     this.optimistic = careful ? undefined : this;
@@ -372,12 +377,15 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
     const col = <K extends keyof ChainedEntry['entry']>(k: K): ChainedEntry['entry'][K][] =>
       entries.map((c) => c.entry[k]);
     // The hash travels as hex and is stored as its 32 bytes; prevHash is the previous entry's hash and is not stored.
+    // The same statement notifies every node's listener of the entries, delivered when
+    // (and only if) the transaction commits, in commit order (journal-notice.ts).
     await this.q(
       'cussec_insert_journal',
-      `INSERT INTO journal (seq, table_id, type, payload_json, at_ms, hash)
+      `WITH inserted AS (INSERT INTO journal (seq, table_id, type, payload_json, at_ms, hash)
       SELECT u.seq, u.table_id, u.type, u.payload_json, u.at_ms, decode(u.hash, 'hex')
       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[])
-        AS u (seq, table_id, type, payload_json, at_ms, hash)`,
+        AS u (seq, table_id, type, payload_json, at_ms, hash))
+      SELECT pg_notify($7, $8)`,
       [
         col('seq'),
         col('tableId'),
@@ -385,6 +393,8 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
         entries.map((c) => c.storedPayload),
         col('atMs'),
         col('hash'),
+        this.channel,
+        encodeJournalNotice(entries),
       ],
     );
     const last = entries[entries.length - 1]!.entry;
