@@ -1,22 +1,39 @@
 import { expect, it } from 'vitest';
+import { depositInput } from '../journal/samples.js';
+import type { JournalNotice } from './journal-notice.js';
 import { withStores } from './testing.js';
 
 withStores('cluster', (h) => {
-  it('wakes every listener on a notify', async () => {
+  it('tells every node of a journal write once it commits, with its entries', async () => {
     const db = h.freshDb();
     const a = await h.open({ db });
     const b = await h.open({ db });
-    const heard: string[] = [];
-    await b.cluster.listen((p) => heard.push(p));
-    await a.cluster.notify('T1:42');
+    const heardA: JournalNotice[] = [];
+    const heardB: JournalNotice[] = [];
+    await a.cluster.listen((n) => heardA.push(n));
+    await b.cluster.listen((n) => heardB.push(n));
+    // A write that rolls back tells nobody.
+    await expect(
+      a.transaction(async (tx) => {
+        await tx.appendJournal([depositInput(null, 1)]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    const entries = await a.transaction((tx) =>
+      tx.appendJournal([depositInput(null, 2), depositInput(null, 3)]),
+    );
     if (h.engine === 'sqlite') {
-      // One node: a notify reaches only the listeners of the same store.
-      await a.cluster.listen((p) => heard.push(p));
-      await a.cluster.notify('T1:43');
-      expect(heard).toEqual(['T1:43']);
+      // One node: nothing is heard; the floor reads after its own writes.
+      expect(a.cluster.hearsJournal).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect([...heardA, ...heardB]).toEqual([]);
       return;
     }
-    await expect.poll(() => heard, { timeout: 3_000 }).toEqual(['T1:42']);
+    expect(a.cluster.hearsJournal).toBe(true);
+    await expect.poll(() => heardB, { timeout: 3_000 }).toEqual([{ kind: 'entries', entries }]);
+    // The writing node hears its own write too.
+    await expect.poll(() => heardA, { timeout: 3_000 }).toEqual([{ kind: 'entries', entries }]);
+    expect(entries).toEqual(await b.readJournal({ fromSeq: entries[0]!.seq, limit: 10 }));
   });
 
   it('gives a lease to one node at a time and frees it when the holder goes', async () => {

@@ -1,21 +1,34 @@
 /**
- * What the nodes of a casino floor share besides the data: a wake-up signal
- * (PostgreSQL LISTEN/NOTIFY) and leases (PostgreSQL session advisory locks).
+ * What the nodes of a casino floor share besides the data: the journal's
+ * notices (PostgreSQL LISTEN/NOTIFY) and leases (PostgreSQL session advisory
+ * locks).
  *
- * A signal only says "the journal moved": a node that gets one reads the
- * journal after the last entry it saw, so a lost signal delays an event but
- * never loses it. A lease is held by the connection that took it: when a node
- * dies, its connection closes, PostgreSQL releases the lock, and another node
- * takes the lease on its next try.
+ * A notice is sent by the journal write itself, in its transaction, and says
+ * what the commit appended (journal-notice.ts): a node that hears one has the
+ * entries without reading them. A notice may be missed (the listening
+ * connection was lost meanwhile): a node reads the journal after the last
+ * entry it saw when the next notice does not follow it, when its connection is
+ * back, and on a poll, so a lost notice delays an event but never loses it. A
+ * lease is held by the connection that took it: when a node dies, its
+ * connection closes, PostgreSQL releases the lock, and another node takes the
+ * lease on its next try.
  */
 import pg from 'pg';
 import { rethrowUnavailable, StoreUnavailableError } from './errors.js';
+import { decodeJournalNotice, type JournalNotice } from './journal-notice.js';
 
 export interface Cluster {
-  /** Wakes every node's listener (this one's included), after the caller's commit. */
-  notify(payload: string): Promise<void>;
-  /** Calls `onSignal` on every notify from any node, until close. */
-  listen(onSignal: (payload: string) => void): Promise<void>;
+  /**
+   * Whether every journal write is heard by listen(), on every node (this one
+   * included), once it commits. False on one node (SQLite): a node reads the
+   * journal after its own writes.
+   */
+  readonly hearsJournal: boolean;
+  /**
+   * Calls `onNotice` with the notice of each journal write any node commits,
+   * in commit order, and with a `read` when some may have been missed, until close.
+   */
+  listen(onNotice: (notice: JournalNotice) => void): Promise<void>;
   /** Takes the lease named `key` if no other node holds it; true when this node holds it now. */
   tryLease(key: string): Promise<boolean>;
   /** Whether this node holds the lease now (false after its connection was lost). */
@@ -34,15 +47,10 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-/** One process, one node: every lease is ours and nobody else needs waking. */
+/** One process, one node: every lease is ours and nobody else needs telling. */
 export class SingleNodeCluster implements Cluster {
-  private readonly listeners: ((payload: string) => void)[] = [];
-  notify(payload: string): Promise<void> {
-    for (const l of this.listeners) l(payload);
-    return Promise.resolve();
-  }
-  listen(onSignal: (payload: string) => void): Promise<void> {
-    this.listeners.push(onSignal);
+  readonly hearsJournal = false;
+  listen(): Promise<void> {
     return Promise.resolve();
   }
   tryLease(): Promise<boolean> {
@@ -58,7 +66,6 @@ export class SingleNodeCluster implements Cluster {
     return fn();
   }
   close(): Promise<void> {
-    this.listeners.length = 0;
     return Promise.resolve();
   }
 }
@@ -69,12 +76,14 @@ const EXCLUSIVE_POLL_MS = 100;
 const EXCLUSIVE_WAIT_MS = 60_000;
 
 export class PgCluster implements Cluster {
+  readonly hearsJournal = true;
+  /** The namespace's channel, on which every journal write notifies (pg-driver.ts). */
+  readonly channel: string;
   private client: pg.Client | undefined;
   private connecting: Promise<pg.Client> | undefined;
   private readonly leases = new Set<string>();
-  private readonly listeners: ((payload: string) => void)[] = [];
+  private readonly listeners: ((notice: JournalNotice) => void)[] = [];
   private closed = false;
-  private readonly channel: string;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -84,12 +93,8 @@ export class PgCluster implements Cluster {
     this.channel = `cussec_${namespace}`;
   }
 
-  async notify(payload: string): Promise<void> {
-    await this.pool.query('SELECT pg_notify($1, $2)', [this.channel, payload]);
-  }
-
-  async listen(onSignal: (payload: string) => void): Promise<void> {
-    this.listeners.push(onSignal);
+  async listen(onNotice: (notice: JournalNotice) => void): Promise<void> {
+    this.listeners.push(onNotice);
     await this.connection();
   }
 
@@ -183,8 +188,7 @@ export class PgCluster implements Cluster {
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     client.on('notification', (message) => {
-      if (message.channel === this.channel)
-        for (const l of this.listeners) l(message.payload ?? '');
+      if (message.channel === this.channel) this.tell(decodeJournalNotice(message.payload ?? ''));
     });
     await client.connect();
     await client.query(`LISTEN ${this.channel}`);
@@ -201,12 +205,14 @@ export class PgCluster implements Cluster {
     const retry = (): void => {
       if (this.closed) return;
       this.connection()
-        .then(() => {
-          // A signal may have been missed while disconnected: wake the listeners once.
-          for (const l of this.listeners) l('reconnected');
-        })
+        // A notice may have been missed while disconnected: the listeners read once.
+        .then(() => this.tell({ kind: 'read' }))
         .catch(() => setTimeout(retry, RECONNECT_DELAY_MS).unref());
     };
     setTimeout(retry, RECONNECT_DELAY_MS).unref();
+  }
+
+  private tell(notice: JournalNotice): void {
+    for (const l of this.listeners) l(notice);
   }
 }

@@ -1,5 +1,6 @@
 export * from './cluster.js';
 export * from './errors.js';
+export type { JournalNotice } from './journal-notice.js';
 export { KeyedQueue, type KeyedQueueOptions } from './keyed-queue.js';
 export type { Migration } from './migration.js';
 export { PG_MIGRATIONS } from './pg-schema.js';

@@ -19,6 +19,7 @@
 import type { ClientBase, PoolClient, QueryResultRow } from 'pg';
 import type { ChainedEntry } from '../journal/index.js';
 import type { Migration, MigrationDriver } from './migration.js';
+import { encodeJournalNotice } from './journal-notice.js';
 import { PG_MIGRATIONS } from './pg-schema.js';
 import { ACCOUNT_COLUMNS, TABLE_COLUMNS, TRANSFER_COLUMNS, USER_COLUMNS } from './sql-columns.js';
 import type { SqlDialect, StoreDriver } from './sql-store.js';
@@ -118,9 +119,13 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
   readonly optimistic: OptimisticDriver | undefined;
   private held: HeldWrite[] = [];
 
-  /** `careful`: postTransfers reads every account and id under lock first (after an OptimisticMiss). */
+  /**
+   * `channel`: where the journal's writes notify (PgCluster.channel). `careful`: postTransfers
+   * reads every account and id under lock first (after an OptimisticMiss).
+   */
   constructor(
     private readonly client: PoolClient,
+    private readonly channel: string,
     careful = false,
   ) {
     this.optimistic = careful ? undefined : this;
@@ -444,6 +449,9 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
       entries.map((c) => c.entry[k]);
     const last = entries[entries.length - 1]!.entry;
     // The hash travels as hex and is stored as its 32 bytes; prevHash is the previous entry's hash and is not stored.
+    // The head's move also sends every node's listener the entries, delivered when (and
+    // only if) the transaction commits, in commit order (journal-notice.ts): RETURNING
+    // runs once, for the head's one row, and a data-modifying CTE always runs to its end.
     this.held.push({
       name: 'j',
       ctes: (n, tag) => `journal_${tag} AS (
@@ -452,7 +460,8 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
         FROM unnest($${n}::bigint[], $${n + 1}::text[], $${n + 2}::text[], $${n + 3}::text[], $${n + 4}::bigint[], $${n + 5}::text[])
           AS u (seq, table_id, type, payload_json, at_ms, hash)),
       head_${tag} AS (
-        UPDATE journal_head SET last_seq = $${n + 6}, last_hash = $${n + 7} WHERE chain = 'global')`,
+        UPDATE journal_head SET last_seq = $${n + 6}, last_hash = $${n + 7} WHERE chain = 'global'
+        RETURNING pg_notify($${n + 8}, $${n + 9}))`,
       values: [
         col('seq'),
         col('tableId'),
@@ -462,6 +471,8 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
         col('hash'),
         last.seq,
         last.hash,
+        this.channel,
+        encodeJournalNotice(entries),
       ],
     });
     return Promise.resolve();

@@ -270,7 +270,7 @@ class PgStore extends SqlStore {
 
   private attempt<T>(fn: (tx: Tx) => Promise<T>, nowMs: number, careful: boolean): Promise<T> {
     return withConnection(this.pool, this.deadlineMs, async (client, lost) => {
-      const driver = new PgTxDriver(client, careful);
+      const driver = new PgTxDriver(client, this.cluster.channel, careful);
       const tx = new DriverTx(driver, this.currency, nowMs);
       try {
         await client.query('BEGIN');

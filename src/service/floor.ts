@@ -1,16 +1,20 @@
 /**
  * A node's part in a casino floor of several nodes on one PostgreSQL.
  *
- * - Events: after each commit a node signals the others (LISTEN/NOTIFY); every
- *   node then reads the journal after the last entry it saw and publishes the
- *   round events to its own WebSocket clients. A missed signal only delays an
- *   event: a poll reads the journal anyway every `pollMs`.
+ * - Events: every journal write notifies every node, the entries with it
+ *   (LISTEN/NOTIFY, sent by the write in its transaction and heard once it
+ *   commits, in seq order: ledger/journal-notice.ts); each node publishes the
+ *   round events to its own WebSocket clients without reading the journal. A
+ *   commit too large for a notice names its seqs, and the node reads them.
  * - Order: the floor is the only way events reach `publish`, strictly in seq
- *   order from one cursor (the last seq delivered). A node's own commit is
- *   handed on at once when it follows that cursor with no gap; otherwise (a
- *   peer committed the seqs between, or entries of the commit are not round
- *   events) it waits for the journal read that fills the gap. So every entry
- *   reaches the sockets once, in order, whichever node committed it.
+ *   order from one cursor (the last seq delivered). Entries that follow the
+ *   cursor are handed on at once, whoever brings them: this node's own commit
+ *   (committed), a notice, a journal read; entries at or before the cursor are
+ *   skipped. Entries after a gap (a notice missed while the listening
+ *   connection was away) wait for the journal read that fills it, which is the
+ *   one way gaps are filled; a poll reads the journal anyway every `pollMs`.
+ *   So every entry reaches the sockets once, in order, whichever node
+ *   committed it.
  * - Timers: the automatic bell (Art. 3.1) of a table runs on the node that holds
  *   the table's lease. A node that dies loses its connection and so its leases;
  *   another node takes the lease at its next sweep, reads the deadline from the
@@ -21,10 +25,11 @@
  *   way their clients do (command-router.ts).
  *
  * On SQLite (one node) the same code runs with a single-node cluster: every
- * lease is ours and the journal poll finds nothing new.
+ * lease is ours, nothing is heard, and the node reads the journal after its
+ * own writes when they do not follow its cursor.
  */
-import { isRoundEventEntry } from '../journal/index.js';
-import type { Store } from '../ledger/index.js';
+import { isRoundEventEntry, type JournalEntry } from '../journal/index.js';
+import type { JournalNotice, Store } from '../ledger/index.js';
 import type { PublishedEvent, TableService } from './table-service.js';
 
 export interface FloorOptions {
@@ -78,7 +83,7 @@ export class Floor {
       if (header?.phase === 'betting' && typeof header.bettingDeadlineMs === 'number')
         this.deadlines.set(tableId, header.bettingDeadlineMs);
     }
-    await this.options.store.cluster.listen(() => this.catchUp());
+    await this.options.store.cluster.listen((notice) => this.heard(notice));
     this.intervals.push(setInterval(() => this.catchUp(), this.options.pollMs ?? 1_000));
     this.intervals.push(
       setInterval(() => void this.sweepLeases(), this.options.leaseSweepMs ?? 2_000),
@@ -94,22 +99,39 @@ export class Floor {
     this.timers.clear();
   }
 
-  /** Called with this node's own commits: deliver them in order, signal the others, watch the timers. */
+  /**
+   * Called with this node's own commits: delivers them at once when they follow
+   * the cursor (a read in flight skips them when its page comes). Otherwise the
+   * commit's own notice brings them, after the entries before them; a lone node
+   * (SQLite) hears nothing and reads the journal.
+   */
   committed(tableId: string, events: readonly PublishedEvent[]): void {
-    if (this.reading === undefined && follows(this.lastSeq, events)) {
+    if (follows(this.lastSeq, events)) {
       this.lastSeq = events[events.length - 1]!.seq;
       this.options.publish(tableId, events);
       this.watch(tableId, events);
-    } else {
+    } else if (!this.options.store.cluster.hearsJournal) {
       this.catchUp();
     }
-    void this.options.store.cluster.notify(tableId).catch(() => undefined);
   }
 
-  /** Called after this node journaled entries that are no round events (the cage, a table opened): every node reads them. */
+  /** Called after this node journaled entries that are no round events (the cage, a table opened). */
   journaled(): void {
-    this.catchUp();
-    void this.options.store.cluster.notify('journal').catch(() => undefined);
+    // Their notice reaches every node, this one too; a lone node (SQLite) hears nothing and reads them.
+    if (!this.options.store.cluster.hearsJournal) this.catchUp();
+  }
+
+  /** A journal write committed (by any node): deliver its entries, or read the journal for them. */
+  private heard(notice: JournalNotice): void {
+    if (notice.kind === 'entries' && notice.entries[0]!.seq <= this.lastSeq + 1) {
+      try {
+        this.deliver(notice.entries);
+      } catch {
+        // A hook or the hub failed: the node goes on, as after a failed read.
+      }
+    } else if (notice.kind !== 'range' || notice.toSeq > this.lastSeq) {
+      this.catchUp();
+    }
   }
 
   /** Reads the journal after the last entry seen; runs one read at a time, and once more if asked meanwhile. */
@@ -135,27 +157,37 @@ export class Floor {
         fromSeq: this.lastSeq + 1,
         limit: JOURNAL_PAGE,
       });
-      const byTable = new Map<string, PublishedEvent[]>();
-      for (const entry of page) {
-        if (entry.seq <= this.lastSeq) continue;
-        this.lastSeq = entry.seq;
-        if (entry.tableId === null && (entry.type === 'deposit' || entry.type === 'withdrawal'))
-          this.options.walletMoved?.(entry.payload.playerId);
-        if (
-          entry.tableId !== null &&
-          (entry.type === 'table-opened' || entry.type === 'table-closed')
-        )
-          this.options.tableOpened?.(entry.tableId, entry.seq, entry.type === 'table-opened');
-        if (entry.tableId === null || !isRoundEventEntry(entry)) continue;
-        const list = byTable.get(entry.tableId) ?? [];
-        list.push({ seq: entry.seq, event: entry.payload });
-        byTable.set(entry.tableId, list);
-      }
-      for (const [tableId, events] of byTable) {
-        this.options.publish(tableId, events);
-        this.watch(tableId, events);
-      }
+      this.deliver(page);
       if (page.length < JOURNAL_PAGE) return;
+    }
+  }
+
+  /**
+   * Hands on the entries after the cursor, in seq order; the caller makes sure
+   * that none is missing between the cursor and the first. Entries delivered
+   * meanwhile (while a read awaited its page) are skipped. Round events go to
+   * `publish` table by table, each table's in seq order.
+   */
+  private deliver(entries: readonly JournalEntry[]): void {
+    const byTable = new Map<string, PublishedEvent[]>();
+    for (const entry of entries) {
+      if (entry.seq <= this.lastSeq) continue;
+      this.lastSeq = entry.seq;
+      if (entry.tableId === null && (entry.type === 'deposit' || entry.type === 'withdrawal'))
+        this.options.walletMoved?.(entry.payload.playerId);
+      if (
+        entry.tableId !== null &&
+        (entry.type === 'table-opened' || entry.type === 'table-closed')
+      )
+        this.options.tableOpened?.(entry.tableId, entry.seq, entry.type === 'table-opened');
+      if (entry.tableId === null || !isRoundEventEntry(entry)) continue;
+      const list = byTable.get(entry.tableId) ?? [];
+      list.push({ seq: entry.seq, event: entry.payload });
+      byTable.set(entry.tableId, list);
+    }
+    for (const [tableId, events] of byTable) {
+      this.options.publish(tableId, events);
+      this.watch(tableId, events);
     }
   }
 

@@ -48,7 +48,7 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
         });
         if (!outcome.ok) throw fromRejection(outcome.rejection);
         ctx.metrics.count('cussec_cage_movements_total', { kind: path });
-        // Every node reads the entry from the journal and tells the player's sockets there.
+        // Every node hears of the entry (its commit's notice) and tells the player's sockets there.
         ctx.floor.journaled();
         return { balanceMinor: outcome.balanceMinor, transferId: outcome.transferId };
       },

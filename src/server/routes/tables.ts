@@ -295,7 +295,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
       handler: async ({ params, user }) => {
         const outcome = await ctx.service.setOpen(params.tableId, open, user.id);
         if (!outcome.ok) throw fromRejection(outcome.rejection);
-        // Every node reads the entry and tells the table's sockets.
+        // Every node hears of the entry (its commit's notice) and tells the table's sockets.
         ctx.floor.journaled();
         return viewOf(ctx, params.tableId);
       },
