@@ -70,8 +70,8 @@ withStores('metrics', (h) => {
       return parse(scraped.body);
     };
     // The first command took the lease; a scrape may still come before the gauge is read.
-    // The sockets get each commit's entries after it (on a floor node, once the floor has read
-    // them back): a scrape may come before the last fan-out too.
+    // The sockets get each commit's entries after it (on a floor node, when the floor hands them
+    // on, from the commit or its notice): a scrape may come before the last fan-out too.
     const settled = (m: Map<string, number>) =>
       m.get('cussec_leases_held') !== 0 && (m.get('cussec_socket_fanout_seconds_count') ?? 0) >= 10;
     let m = await scrape();

@@ -46,7 +46,7 @@ export interface FloorOptions {
   /** A table was opened or closed for play (journaled by any node): called once per entry on every node. */
   readonly tableOpened?: (tableId: string, seq: number, open: boolean) => void;
   readonly clock?: () => number;
-  /** How often the journal is read when no signal came. */
+  /** How often the journal is read anyway: the safety net for a notice missed with none after it. */
   readonly pollMs?: number;
   /** How often a node tries to take the leases of tables nobody holds. */
   readonly leaseSweepMs?: number;
