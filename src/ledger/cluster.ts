@@ -44,6 +44,13 @@ export interface Cluster {
    * many nodes start together).
    */
   exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * How full the database's queue of notices is, 0 to 1 (0 on one node, which
+   * has none). A listener that stops taking notices while its
+   * connection stays open holds the queue; when it is full, every journal
+   * write fails (docs/deployment.md).
+   */
+  noticeQueueUsage(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -55,6 +62,9 @@ export class SingleNodeCluster implements Cluster {
   }
   tryLease(): Promise<boolean> {
     return Promise.resolve(true);
+  }
+  noticeQueueUsage(): Promise<number> {
+    return Promise.resolve(0);
   }
   holds(): boolean {
     return true;
@@ -111,6 +121,13 @@ export class PgCluster implements Cluster {
 
   holds(key: string): boolean {
     return this.leases.has(key);
+  }
+
+  async noticeQueueUsage(): Promise<number> {
+    const result = await this.pool.query<{ usage: number }>(
+      'SELECT pg_notification_queue_usage() AS usage',
+    );
+    return Number(result.rows[0]?.usage ?? 0);
   }
 
   async leaseTaken(key: string): Promise<boolean> {

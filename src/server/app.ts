@@ -181,6 +181,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     }),
     roundsByPhase: () => roundsByPhase(options.store, service),
     sockets: () => hub.clientCount(),
+    ...(options.store.cluster.hearsJournal
+      ? { noticeQueueUsage: () => options.store.cluster.noticeQueueUsage() }
+      : {}),
   });
   hub.setStakesSource(async (tableId) => {
     const snap = await service.snapshot(tableId);

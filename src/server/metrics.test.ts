@@ -100,6 +100,11 @@ withStores('metrics', (h) => {
     expect(m.get('cussec_rounds{phase="paid"}')).toBe(1);
     expect(m.get('cussec_fairness_alerts_open')).toBe(0);
     expect(m.get('cussec_websocket_clients')).toBe(1);
+    // The notices' queue is PostgreSQL's: a lone SQLite node has none to watch.
+    if (store.cluster.hearsJournal) {
+      expect(m.get('cussec_notice_queue_usage')).toBeGreaterThanOrEqual(0);
+      expect(m.get('cussec_notice_queue_usage')).toBeLessThan(0.01);
+    } else expect(m.has('cussec_notice_queue_usage')).toBe(false);
     expect(m.get('cussec_bets_total{result="placed",via="http"}')).toBe(2);
     // Node's own process figures (prom-client's default metrics).
     expect(m.get('process_cpu_user_seconds_total')).toBeGreaterThan(0);

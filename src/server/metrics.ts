@@ -61,6 +61,8 @@ export interface MetricsSources {
   readonly roundsByPhase: () => Promise<ReadonlyMap<string, number>>;
   /** WebSocket clients connected to this node. */
   readonly sockets: () => number;
+  /** How full the database's queue of journal notices is (0–1); a floor's nodes only. */
+  readonly noticeQueueUsage?: () => Promise<number>;
 }
 
 export class Metrics {
@@ -160,6 +162,16 @@ export class Metrics {
         this.set(sources.sockets());
       },
     });
+    const noticeQueueUsage = sources.noticeQueueUsage;
+    if (noticeQueueUsage !== undefined)
+      new Gauge({
+        name: 'cussec_notice_queue_usage',
+        help: 'how full PostgreSQL’s queue of journal notices is, 0 to 1',
+        registers,
+        async collect() {
+          this.set(await noticeQueueUsage());
+        },
+      });
   }
 
   /** Fairness alerts raised and not cleared, over every table (read from the fairness service). */
