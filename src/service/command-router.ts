@@ -279,6 +279,7 @@ export class CommandRouter implements CommandPlacement {
     commands: readonly CommandRequest[],
   ): Promise<ForwardAnswer[]> {
     const body = JSON.stringify({ commands } satisfies ForwardBody);
+    const timeoutMs = this.options.forwardTimeoutMs ?? 10_000;
     return new Promise<ForwardAnswer[]>((resolve, reject) => {
       const request = (target.https ? httpsRequest : httpRequest)(
         {
@@ -290,7 +291,9 @@ export class CommandRouter implements CommandPlacement {
             'content-length': Buffer.byteLength(body),
             [NODE_SECRET_HEADER]: this.options.nodeSecret,
           },
-          signal: AbortSignal.timeout(this.options.forwardTimeoutMs ?? 10_000),
+          // The socket's own timer, not an AbortSignal and a timer of its own a request:
+          // the holder sends nothing until the commands committed, so silence is the wait.
+          timeout: timeoutMs,
         },
         (response) => {
           const chunks: Buffer[] = [];
@@ -316,6 +319,7 @@ export class CommandRouter implements CommandPlacement {
           });
         },
       );
+      request.on('timeout', () => request.destroy(new Error(`no answer in ${timeoutMs} ms`)));
       request.on('error', (error: NodeJS.ErrnoException) =>
         // Refused: nothing listens there (the holder is gone), so nothing ran.
         reject(error.code === 'ECONNREFUSED' ? NEVER_SENT : moving(holder, error)),
