@@ -33,6 +33,21 @@ describe('BatchedReads', () => {
     expect(await Promise.all(b)).toEqual(['B', undefined, 'B']);
   });
 
+  it('sends the keys asked in one turn of the event loop together, with no statement in flight', async () => {
+    const reads = new BatchedReads<string>((keys) => {
+      sent.push(keys);
+      return Promise.resolve(new Map(keys.map((k) => [k, k.toUpperCase()])));
+    });
+    const sent: (readonly string[])[] = [];
+    // Two requests whose bytes came in the same turn: one statement, not one each.
+    const first = [reads.get('a'), reads.get('b')];
+    expect(sent).toEqual([]);
+    expect(await Promise.all(first)).toEqual(['A', 'B']);
+    expect(sent).toEqual([['a', 'b']]);
+    expect(await reads.get('c')).toBe('C');
+    expect(sent).toEqual([['a', 'b'], ['c']]);
+  });
+
   it('never answers a key from a statement sent before it was asked', async () => {
     const { reads, sent } = manual();
     const first = reads.get('a');

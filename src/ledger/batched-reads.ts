@@ -1,8 +1,9 @@
 /**
  * Reads by key that go to the database together: every request reads its
- * session, so under load the reads that wait while others are in flight
- * become one statement for many keys, not a statement (and a round trip, and
- * a database backend's parse and plan) a request.
+ * session, so under load the reads asked in the same turn of the event loop,
+ * and those that wait while others are in flight, become one statement for
+ * many keys, not a statement (and a round trip, and a database backend's
+ * parse and plan) a request.
  *
  * A read is sent after its call, never answered from one sent before it: it
  * sees everything committed before it was asked (a logout on any node).
@@ -15,6 +16,7 @@ interface Waiter<R> {
 export class BatchedReads<R> {
   private waiting = new Map<string, Waiter<R>[]>();
   private inFlight = 0;
+  private scheduled = false;
 
   /**
    * `read` answers the rows of the keys it finds, by key; `inFlightMax`
@@ -32,7 +34,15 @@ export class BatchedReads<R> {
       const waiters = this.waiting.get(key);
       if (waiters === undefined) this.waiting.set(key, [{ resolve, reject }]);
       else waiters.push({ resolve, reject });
-      this.flush();
+      // The first key waits for the end of this turn of the event loop: the requests
+      // whose bytes came in the same turn send one statement, not one each.
+      if (!this.scheduled && this.inFlight < this.inFlightMax) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          this.flush();
+        });
+      }
     });
   }
 

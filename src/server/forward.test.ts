@@ -185,7 +185,7 @@ withStores('forwarding and fencing', (h) => {
       // Two servers, and three floor pages whose first read starts each node's read workers.
     }, 120_000);
 
-    it('answers the internal route only with the node secret: 404 to anybody else', async () => {
+    it('answers the internal route only with the node secret: 404 to anybody else, before reading the body', async () => {
       const db = h.freshDb();
       const a = await node(await h.open({ db }));
       try {
@@ -203,6 +203,14 @@ withStores('forwarding and fencing', (h) => {
           expect(answer.status).toBe(404);
           expect(await answer.json()).toMatchObject({ error: { code: 'not_found' } });
         }
+        // The secret is checked before the body is read: a body that is not JSON is not parsed either.
+        const unread = await fetch(`${a.url}${FORWARD_PATH}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [NODE_SECRET_HEADER]: 'wrong' },
+          body: '{"commands": [',
+        });
+        expect(unread.status).toBe(404);
+        expect(await unread.json()).toMatchObject({ error: { code: 'not_found' } });
         expect((await a.app.ctx.store.getTable(T))!.version).toBe(1);
       } finally {
         await a.app.shutdown();

@@ -23,30 +23,38 @@ export function forwardRoutes(
   service: TableService,
   router: CommandRouter,
 ): void {
-  fastify.post(FORWARD_PATH, { bodyLimit: FORWARD_BODY_BYTES_MAX }, async (request, reply) => {
-    const secret = request.headers[NODE_SECRET_HEADER];
-    const commands = (request.body as { commands?: unknown } | undefined)?.commands;
-    if (!router.authentic(typeof secret === 'string' ? secret : undefined)) {
-      return reply.status(404).send(errorBody('not_found', `nothing at POST ${FORWARD_PATH}`));
-    }
-    if (!Array.isArray(commands) || !commands.every(isCommandRequest)) {
-      return reply.status(400).send(errorBody('invalid_request', 'commands: a list of commands'));
-    }
-    const answers = await Promise.all(
-      commands.map((command) =>
-        service.executeHere(command).then(
-          (outcome): ForwardAnswer => ({ outcome }),
-          (error: unknown): ForwardAnswer => {
-            // Retryable on the passing node's side: its client gets the same 503.
-            if (error instanceof StoreUnavailableError)
-              return { error: { code: error.code, message: error.message } };
-            throw error;
-          },
+  fastify.post(
+    FORWARD_PATH,
+    {
+      bodyLimit: FORWARD_BODY_BYTES_MAX,
+      // The secret is checked before the body is read: a body nobody vouched for is never parsed.
+      onRequest: async (request, reply) => {
+        const secret = request.headers[NODE_SECRET_HEADER];
+        if (!router.authentic(typeof secret === 'string' ? secret : undefined))
+          return reply.status(404).send(errorBody('not_found', `nothing at POST ${FORWARD_PATH}`));
+      },
+    },
+    async (request, reply) => {
+      const commands = (request.body as { commands?: unknown } | undefined)?.commands;
+      if (!Array.isArray(commands) || !commands.every(isCommandRequest)) {
+        return reply.status(400).send(errorBody('invalid_request', 'commands: a list of commands'));
+      }
+      const answers = await Promise.all(
+        commands.map((command) =>
+          service.executeHere(command).then(
+            (outcome): ForwardAnswer => ({ outcome }),
+            (error: unknown): ForwardAnswer => {
+              // Retryable on the passing node's side: its client gets the same 503.
+              if (error instanceof StoreUnavailableError)
+                return { error: { code: error.code, message: error.message } };
+              throw error;
+            },
+          ),
         ),
-      ),
-    );
-    return { answers };
-  });
+      );
+      return { answers };
+    },
+  );
 }
 
 function isCommandRequest(value: unknown): value is CommandRequest {

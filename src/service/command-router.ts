@@ -18,8 +18,9 @@
  *   idempotency key, which lands once whichever node runs the retry.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { rethrowUnavailable, type Store, StoreUnavailableError } from '../ledger/index.js';
 import type { CommandOutcome, CommandPlacement, CommandRequest } from './table-service.js';
 
@@ -56,8 +57,12 @@ interface Waiting {
 }
 
 interface Outbox {
+  /** Where requests to the holder go, taken apart once (not a URL parsed a request). */
+  readonly target: { readonly https: boolean; readonly options: RequestOptions };
   queue: Waiting[];
   inFlight: number;
+  /** Whether a flush is due at the end of this turn of the event loop. */
+  scheduled: boolean;
 }
 
 /** Requests in flight to one holder at most: one fills while the other is answered. */
@@ -227,14 +232,22 @@ export class CommandRouter implements CommandPlacement {
   private send(holder: string, request: CommandRequest): Promise<ForwardAnswer | undefined> {
     let outbox = this.outboxes.get(holder);
     if (outbox === undefined) {
-      outbox = { queue: [], inFlight: 0 };
+      const url = new URL(FORWARD_PATH, holder);
+      const target = { https: url.protocol === 'https:', options: urlToHttpOptions(url) };
+      outbox = { target, queue: [], inFlight: 0, scheduled: false };
       this.outboxes.set(holder, outbox);
     }
     const box = outbox;
     return new Promise<ForwardAnswer>((resolve, reject) => {
       box.queue.push({ request, resolve, reject });
-      // setImmediate lets the commands of the same turn join the request.
-      if (box.inFlight < IN_FLIGHT_MAX) setImmediate(() => this.flush(holder, box));
+      // One flush at the end of the turn: the commands of the same turn join its request.
+      if (!box.scheduled && box.inFlight < IN_FLIGHT_MAX) {
+        box.scheduled = true;
+        setImmediate(() => {
+          box.scheduled = false;
+          this.flush(holder, box);
+        });
+      }
     }).catch((error: unknown) => {
       if (error === NEVER_SENT) return undefined;
       throw error;
@@ -247,6 +260,7 @@ export class CommandRouter implements CommandPlacement {
     box.inFlight++;
     this.post(
       holder,
+      box.target,
       batch.map((w) => w.request),
     )
       .then(
@@ -259,22 +273,27 @@ export class CommandRouter implements CommandPlacement {
       });
   }
 
-  private post(holder: string, commands: readonly CommandRequest[]): Promise<ForwardAnswer[]> {
-    const url = new URL(FORWARD_PATH, holder);
+  private post(
+    holder: string,
+    target: Outbox['target'],
+    commands: readonly CommandRequest[],
+  ): Promise<ForwardAnswer[]> {
     const body = JSON.stringify({ commands } satisfies ForwardBody);
-    const https = url.protocol === 'https:';
+    const timeoutMs = this.options.forwardTimeoutMs ?? 10_000;
     return new Promise<ForwardAnswer[]>((resolve, reject) => {
-      const request = (https ? httpsRequest : httpRequest)(
-        url,
+      const request = (target.https ? httpsRequest : httpRequest)(
         {
+          ...target.options,
           method: 'POST',
-          agent: https ? this.httpsAgent : this.httpAgent,
+          agent: target.https ? this.httpsAgent : this.httpAgent,
           headers: {
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(body),
             [NODE_SECRET_HEADER]: this.options.nodeSecret,
           },
-          signal: AbortSignal.timeout(this.options.forwardTimeoutMs ?? 10_000),
+          // The socket's own timer, not an AbortSignal and a timer of its own a request:
+          // the holder sends nothing until the commands committed, so silence is the wait.
+          timeout: timeoutMs,
         },
         (response) => {
           const chunks: Buffer[] = [];
@@ -300,6 +319,7 @@ export class CommandRouter implements CommandPlacement {
           });
         },
       );
+      request.on('timeout', () => request.destroy(new Error(`no answer in ${timeoutMs} ms`)));
       request.on('error', (error: NodeJS.ErrnoException) =>
         // Refused: nothing listens there (the holder is gone), so nothing ran.
         reject(error.code === 'ECONNREFUSED' ? NEVER_SENT : moving(holder, error)),
