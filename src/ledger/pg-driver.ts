@@ -236,15 +236,17 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
    * fewer a batch) and a plain INSERT (ON CONFLICT DO NOTHING made the
    * statement 22% slower on 2,100 transfers: 89 against 70 ms), for a rerun of
    * the transaction on the rare batch that misses (a replay, a wallet short of
-   * money). The UPDATE returns the balances it wrote, which its row locks keep
-   * until commit: no SELECT reads them again (DriverTx.balances).
+   * money). The statement returns the count and the new balances of the
+   * `wanted` accounts (row locks keep them until commit: no SELECT reads them
+   * again, DriverTx.balances), and only those: parsing 2,000 rows of a round's
+   * payouts nobody asks for cost 1.3–2 ms against 0.2 for the count alone.
    */
-  async postIfClean(plan: OptimisticPlan): Promise<Map<string, number>> {
+  async postIfClean(plan: OptimisticPlan, wanted: readonly string[]): Promise<Map<string, number>> {
     const { created } = plan;
     const accounts = inIdOrder(plan);
-    let updated: { id: string; balanceMinor: number }[] | undefined;
+    let rows: { updated: number; id: string | null; balanceMinor: number | null }[] | undefined;
     try {
-      updated = await this.q<{ id: string; balanceMinor: number }>(
+      rows = await this.q<{ updated: number; id: string | null; balanceMinor: number | null }>(
         'cussec_post_if_clean',
         `WITH inserted AS (
           INSERT INTO transfers (id, debit_account_id, credit_account_id, amount_minor, kind, reference, created_at_ms)
@@ -256,15 +258,20 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
             AND a.balance_minor + d.low >= -${Number.MAX_SAFE_INTEGER}
             AND a.balance_minor + d.high <= ${Number.MAX_SAFE_INTEGER}
           RETURNING a.id, a.balance_minor)
-        SELECT id, balance_minor AS "balanceMinor" FROM updated`,
-        [...transferColumns(created), ...accounts],
+        SELECT c.updated, u.id, u.balance_minor AS "balanceMinor"
+        FROM (SELECT count(*) AS updated FROM updated) AS c
+        LEFT JOIN updated AS u ON u.id = ANY($12::text[])`,
+        [...transferColumns(created), ...accounts, wanted],
       );
     } catch (error) {
       const e = error as { code?: unknown; constraint?: unknown };
       if (e.code !== '23505' || e.constraint !== 'transfers_id_unique') throw error;
     }
-    if (updated !== undefined && updated.length === accounts[0].length)
-      return new Map(updated.map((a) => [a.id, a.balanceMinor]));
+    if (rows !== undefined && rows[0]!.updated === accounts[0].length) {
+      const balances = new Map<string, number>();
+      for (const r of rows) if (r.id !== null) balances.set(r.id, r.balanceMinor!);
+      return balances;
+    }
     // Part of the batch may be written, or the statement failed: only rolling the
     // transaction back undoes it. The store does so whatever the callback makes of
     // this error (it replaces the unique violation: a retry must not be optimistic

@@ -148,6 +148,7 @@ export class SqliteTxDriver implements TxDriver, OptimisticDriver {
     this.s = prepareStatements(db);
   }
 
+  /** Returns every balance it wrote: each comes back with its own UPDATE anyway. */
   postIfClean(plan: OptimisticPlan): Promise<Map<string, number> | undefined> {
     this.db.exec('SAVEPOINT cussec_post');
     const balances = this.addToBalancesIfCovered(plan);

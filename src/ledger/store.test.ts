@@ -497,7 +497,9 @@ withStores('ledger store', (h) => {
     const told = await store.transaction(async (tx) => {
       runs++;
       spy.mockClear();
-      await tx.postTransfers([transfer('b1', ALICE, IN_PLAY, 600, { kind: 'bet' })]);
+      await tx.postTransfers([transfer('b1', ALICE, IN_PLAY, 600, { kind: 'bet' })], {
+        balancesOf: [ALICE, IN_PLAY],
+      });
       const afterClean = Object.fromEntries(await tx.balances([ALICE, IN_PLAY, ALICE]));
       // Short of money: refused (on PostgreSQL the transaction runs again, carefully throughout).
       const short = await tx.postTransfers([transfer('b2', ALICE, IN_PLAY, 900, { kind: 'bet' })]);

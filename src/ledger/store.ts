@@ -115,8 +115,15 @@ export interface Tx {
   balance(id: string): Promise<number | undefined>;
   /** Balances of several accounts in one read, keyed by id; accounts that do not exist are left out. */
   balances(ids: readonly string[]): Promise<Map<string, number>>;
-  /** Posts a batch; see TransferErrorCode for the codes and their precedence. */
-  postTransfers(transfers: readonly TransferInput[]): Promise<PostTransfersResult>;
+  /**
+   * Posts a batch; see TransferErrorCode for the codes and their precedence.
+   * `balancesOf`: accounts whose balance the caller will ask next (`balances`),
+   * which the engine may then answer from its writes rather than a read.
+   */
+  postTransfers(
+    transfers: readonly TransferInput[],
+    options?: { readonly balancesOf?: readonly string[] },
+  ): Promise<PostTransfersResult>;
 
   /** Creates a table at version 1; "exists" leaves the stored one untouched. */
   createTable(id: string, config: unknown, state: unknown): Promise<'created' | 'exists'>;

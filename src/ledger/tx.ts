@@ -80,13 +80,16 @@ export interface OptimisticDriver {
    * every account, the account exists, balance + minPrefix is not below zero
    * (unless the account may go negative) and balance + minPrefix and
    * balance + maxPrefix are safe integers, and if no id of the plan is stored,
-   * and returns the new balance of each account it changed (read back by the
-   * writes themselves). Otherwise it leaves no trace and returns undefined (the
+   * and returns the new balance of each `wanted` account it changed (read back
+   * by the writes themselves; an engine may return more). Otherwise it leaves no trace and returns undefined (the
    * caller takes the careful path), or throws, and the store rolls the
    * transaction back and runs it again without this path (PostgreSQL: no
    * savepoint to undo to).
    */
-  postIfClean(plan: OptimisticPlan): Promise<ReadonlyMap<string, number> | undefined>;
+  postIfClean(
+    plan: OptimisticPlan,
+    wanted: readonly string[],
+  ): Promise<ReadonlyMap<string, number> | undefined>;
 }
 
 /** Row-level operations an engine provides inside a transaction. */
@@ -233,12 +236,16 @@ export class DriverTx implements Tx {
     return new Map(accounts.map((a) => [a.id, a.balanceMinor]));
   }
 
-  async postTransfers(transfers: readonly TransferInput[]): Promise<PostTransfersResult> {
+  async postTransfers(
+    transfers: readonly TransferInput[],
+    options?: { readonly balancesOf?: readonly string[] },
+  ): Promise<PostTransfersResult> {
     const driver = this.live();
     if (transfers.length === 0) return { ok: true, results: [] };
     if (driver.optimistic !== undefined) {
       const plan = planOptimistic({ currency: this.currency, nowMs: this.nowMs, transfers });
-      const balances = plan && (await driver.optimistic.postIfClean(plan));
+      const balances =
+        plan && (await driver.optimistic.postIfClean(plan, options?.balancesOf ?? []));
       if (plan !== undefined && balances !== undefined) {
         for (const [id, balance] of balances) this.written.set(id, balance);
         return { ok: true, results: plan.results };

@@ -62,6 +62,13 @@ withStores("a batch's statements", (h) => {
       typeof config === 'string' ? config : String((config as { text: unknown }).text),
     );
 
+  /** The rows the transfers' statement of the last command returned. */
+  async function postedRows(): Promise<unknown[]> {
+    const i = sent().findIndex((t) => kind(t) === 'post transfers');
+    const result = (await spy.mock.results[i]!.value) as { rows: unknown[] };
+    return result.rows;
+  }
+
   async function table(): Promise<{ service: TableService; store: Store }> {
     const store = await h.open();
     const service = new TableService({ store, random: createPrng(7) });
@@ -123,6 +130,9 @@ withStores("a batch's statements", (h) => {
         'COMMIT',
       ]);
       expect(whileHeadLocked(statements)).toHaveLength(3);
+      expect(await postedRows()).toEqual([
+        { updated: 2, id: walletAccount('ana').id, balanceMinor: 995_000 },
+      ]);
       // The balance told to the player is the one the transfers' UPDATE returned.
       expect(outcome.ok && outcome.balanceMinor).toBe(1_000_000 - 5_000);
       expect(await store.getAccount(walletAccount('ana').id)).toMatchObject({
@@ -157,6 +167,10 @@ withStores("a batch's statements", (h) => {
         'COMMIT',
       ]);
       expect(whileHeadLocked(statements)).toHaveLength(3);
+      // The count alone: nobody asks the balances of a round's payouts.
+      expect(await postedRows()).toEqual([
+        { updated: expect.any(Number) as number, id: null, balanceMinor: null },
+      ]);
     },
   );
 });

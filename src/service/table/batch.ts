@@ -136,21 +136,23 @@ export class BatchRun {
     if (!result.ok) return { ok: false, rejection: result.rejection };
     if (result.events.length === 0) return { ok: true, events: [] };
     const transfers = result.events.flatMap((e) => transfersFor(e, result.state, this.tx.currency));
+    const wallet =
+      command.type === 'place-bet' || command.type === 'withdraw-bet'
+        ? walletAccount(command.playerId).id
+        : undefined;
     if (transfers.length > 0) {
       // A command's transfers are one event's: a bet's one, or a round's payouts, linked (Art. 4).
       if (this.options.deferMoney) {
         // A loop, not push(...transfers): a round's payouts can outnumber the arguments a call takes.
         for (const t of transfers) this.deferred.push(t);
       } else {
-        const posted = await this.tx.postTransfers(transfers);
+        const posted = await this.tx.postTransfers(transfers, {
+          balancesOf: wallet === undefined ? [] : [wallet],
+        });
         if (!posted.ok) return moneyRefusal(posted.results);
       }
     }
     this.draft.state = result.state;
-    const wallet =
-      command.type === 'place-bet' || command.type === 'withdraw-bet'
-        ? walletAccount(command.playerId).id
-        : undefined;
     this.pending.push({
       outcomeIndex: index,
       events: [...result.events],
@@ -175,13 +177,18 @@ export class BatchRun {
 
   /** Journals the batch's events, fills in their seqs, and records idempotent answers. */
   async commit(outcomes: CommandOutcome[]): Promise<PublishedEvent[]> {
-    if (this.deferred.length > 0 && !(await this.tx.postTransfers(this.deferred)).ok)
+    const wallets = this.pending.flatMap((p) => (p.wallet === undefined ? [] : [p.wallet]));
+    // The bets' wallets: their balances come back with the posting (balancesAfter).
+    if (
+      this.deferred.length > 0 &&
+      !(await this.tx.postTransfers(this.deferred, { balancesOf: wallets })).ok
+    )
       throw new DeferredMoneyRefused();
     const inputs: JournalInput[] = this.pending.flatMap((p) =>
       p.events.map((event) => ({ tableId: event.tableId, ...typedRecord(event) })),
     );
     // Read before the journal's append, which on PostgreSQL holds the chain's head until commit.
-    const balances = await this.balancesAfter();
+    const balances = await this.balancesAfter(wallets);
     const extra = this.draft.entries;
     const all = [...extra, ...inputs];
     this.journaled = all.length > 0 ? await this.tx.appendJournal(all) : [];
@@ -205,8 +212,7 @@ export class BatchRun {
    * the balance once all the batch's transfers are posted, less what the
    * batch's later commands moved in or out of that wallet.
    */
-  private async balancesAfter(): Promise<(number | undefined)[]> {
-    const wallets = this.pending.flatMap((p) => (p.wallet === undefined ? [] : [p.wallet]));
+  private async balancesAfter(wallets: readonly string[]): Promise<(number | undefined)[]> {
     const running = await this.tx.balances(wallets);
     const balances: (number | undefined)[] = [];
     for (let i = this.pending.length - 1; i >= 0; i--) {
