@@ -8,10 +8,13 @@
  * and plans them once.
  *
  * Writes whose answer is known in advance (the journal's entries and the head's
- * move, idempotency records) are held back and sent as CTEs of the driver's next
- * statement, or alone before COMMIT (flush): a table's batch writes its entries,
- * the head, its commands and its row in one round trip while it holds the
- * journal head, which every commit of the floor waits for.
+ * move, idempotency records, the update of a table row this transaction
+ * locked) are held back and sent as CTEs of the driver's next statement, or of
+ * the last one, which goes out with COMMIT (`commit`): a table's batch writes
+ * its entries, the head, its commands and its row, and commits, in one round
+ * trip after it locks the journal head, which every commit of the floor waits
+ * for. The head is then held for one answer's trip to this process and back,
+ * not three (docs/ledger.md, "A batch's statements on PostgreSQL").
  *
  * The driver remembers the first failed query: if a callback swallows a
  * database error, the store still rolls back and can tell whether to retry.
@@ -112,12 +115,19 @@ interface HeldWrite {
   /** The CTEs, named with `tag` so that two held writes of one kind do not clash. */
   readonly ctes: (first: number, tag: string) => string;
   readonly values: readonly unknown[];
+  /**
+   * An expression of the carrying SELECT that fails the statement, and so the
+   * transaction, unless the write did what was foreseen.
+   */
+  readonly check?: (first: number, tag: string) => string;
 }
 
 export class PgTxDriver implements TxDriver, OptimisticDriver {
   firstError: unknown = undefined;
   readonly optimistic: OptimisticDriver | undefined;
   private held: HeldWrite[] = [];
+  /** The tables this transaction locked FOR UPDATE, and their versions: no one else can move them. */
+  private readonly locked = new Map<string, number>();
 
   /**
    * `channel`: where the journal's writes notify (PgCluster.channel). `careful`: postTransfers
@@ -142,34 +152,52 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
   }
 
   /**
-   * A statement that carries the held writes as CTEs ahead of it: one round trip.
-   * They read nothing it writes nor it theirs, and a statement's data-modifying
-   * CTEs all run to completion whether or not it reads them.
+   * The held writes as the CTEs of one SELECT of their checks; they are no
+   * longer held. A statement's data-modifying CTEs all run to completion
+   * whether or not it reads them, and none reads what another writes.
    */
-  private withHeld<R extends QueryResultRow>(
-    name: string,
-    text: string,
-    values: unknown[],
-  ): Promise<R[]> {
+  private heldStatement(): { name: string; text: string; values: unknown[] } | undefined {
     const held = this.held;
-    if (held.length === 0) return this.send<R>(name, text, values);
+    if (held.length === 0) return undefined;
     this.held = [];
-    const all = [...values];
-    const ctes = held.map((h, i) => {
-      const sql = h.ctes(all.length + 1, String(i));
-      all.push(...h.values);
-      return sql;
+    const values: unknown[] = [];
+    const ctes: string[] = [];
+    const checks: string[] = [];
+    held.forEach((h, i) => {
+      const first = values.length + 1;
+      ctes.push(h.ctes(first, String(i)));
+      if (h.check !== undefined) checks.push(h.check(first, String(i)));
+      values.push(...h.values);
     });
-    return this.send<R>(
-      [name, ...held.map((h) => h.name)].join('+'),
-      `WITH ${ctes.join(',\n')}\n${text}`,
-      all,
-    );
+    return {
+      name: ['cussec_flush', ...held.map((h) => h.name)].join('+'),
+      text: `WITH ${ctes.join(',\n')}\nSELECT ${checks.length > 0 ? checks.join(', ') : '1'}`,
+      values,
+    };
   }
 
-  /** Sends the held writes, if any; the store calls it before COMMIT. */
-  async flush(): Promise<void> {
-    if (this.held.length > 0) await this.withHeld('cussec_flush', 'SELECT 1', []);
+  /** Sends the held writes, if any. */
+  private async flush(): Promise<void> {
+    const statement = this.heldStatement();
+    if (statement !== undefined) await this.send(statement.name, statement.text, statement.values);
+  }
+
+  /**
+   * Sends the held writes and COMMIT together: the pool's clients pipeline
+   * (pg-store.ts), so the two leave in one write and nothing here waits for an
+   * answer in between. PostgreSQL runs COMMIT after a failed statement as
+   * ROLLBACK (the transaction is aborted), so the writes commit all or none.
+   */
+  async commit(): Promise<void> {
+    const statement = this.heldStatement();
+    const [written, committed] = await Promise.allSettled([
+      statement === undefined
+        ? undefined
+        : this.send(statement.name, statement.text, statement.values),
+      this.client.query('COMMIT'),
+    ]);
+    if (written.status === 'rejected') throw written.reason;
+    if (committed.status === 'rejected') throw committed.reason;
   }
 
   private async send<R extends QueryResultRow>(
@@ -300,6 +328,7 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
       `SELECT ${TABLE_COLUMNS} FROM tables WHERE id = $1 ${TABLE_LOCK_SQL[lock]}`,
       [id],
     );
+    if (lock === 'exclusive' && rows[0] !== undefined) this.locked.set(id, rows[0].version);
     return rows[0];
   }
 
@@ -313,6 +342,11 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
     return rows.length === 1;
   }
 
+  /**
+   * Held (see the file's comment) when this transaction locked the row at
+   * `expectedVersion`: the update cannot miss, and its check fails the
+   * transaction if it ever did. Otherwise it is sent now, and says whether it hit.
+   */
   async updateTable(
     id: string,
     expectedVersion: number,
@@ -320,12 +354,26 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
     configJson: string | undefined,
     nowMs: number,
   ): Promise<number | undefined> {
-    const rows = await this.withHeld<{ version: number }>(
+    const values = [stateJson, configJson ?? null, nowMs, id, expectedVersion];
+    const update = (n: number): string => `UPDATE tables SET state_json = $${n},
+      config_json = COALESCE($${n + 1}, config_json), version = version + 1, updated_at_ms = $${n + 2}
+      WHERE id = $${n + 3} AND version = $${n + 4}`;
+    if (this.locked.get(id) === expectedVersion) {
+      this.locked.set(id, expectedVersion + 1);
+      this.held.push({
+        name: 't',
+        ctes: (n, tag) => `table_${tag} AS (${update(n)} RETURNING version)`,
+        values,
+        // A cast that fails, naming the table, were the row not updated.
+        check: (n, tag) =>
+          `(SELECT CASE count(*) WHEN 1 THEN '1' ELSE 'held update of table ' || $${n + 3}::text || ' missed' END::int FROM table_${tag})`,
+      });
+      return expectedVersion + 1;
+    }
+    const rows = await this.q<{ version: number }>(
       'cussec_update_table',
-      `UPDATE tables SET state_json = $1,
-      config_json = COALESCE($2, config_json), version = version + 1, updated_at_ms = $3
-      WHERE id = $4 AND version = $5 RETURNING version`,
-      [stateJson, configJson ?? null, nowMs, id, expectedVersion],
+      `${update(1)} RETURNING version`,
+      values,
     );
     return rows[0]?.version;
   }
@@ -346,6 +394,7 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
       `SELECT version FROM tables WHERE id = $1 ${TABLE_LOCK_SQL[lock]}`,
       [id],
     );
+    if (lock === 'exclusive' && rows[0] !== undefined) this.locked.set(id, rows[0].version);
     return rows[0]?.version;
   }
 

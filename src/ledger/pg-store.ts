@@ -158,7 +158,13 @@ export async function openPgStore(options: PgStoreOptions): Promise<Store> {
   const timeouts = { ...DEFAULT_PG_TIMEOUTS, ...options.timeouts };
   const clientConfig = pgClientConfig(options, timeouts);
   await migrate(clientConfig, options, clock());
-  const pool = new pg.Pool({ ...clientConfig, max: options.poolConnectionsMax ?? 10 });
+  // Pipelined: a query leaves at once, not behind the answer to the one before, so a
+  // transaction's last statement and its COMMIT travel together (PgTxDriver.commit).
+  const pool = new pg.Pool({
+    ...clientConfig,
+    pipeline: true,
+    max: options.poolConnectionsMax ?? 10,
+  });
   // An idle connection the server drops (restart, failover) is replaced on next
   // use; without a listener its error would crash the process.
   pool.on('error', () => undefined);
@@ -278,8 +284,7 @@ class PgStore extends SqlStore {
         tx.close();
         // A query failed and the callback swallowed the error: the transaction is aborted anyway.
         if (driver.firstError !== undefined) throw asError(driver.firstError);
-        await driver.flush();
-        await client.query('COMMIT');
+        await driver.commit();
         return value;
       } catch (error) {
         tx.close();
