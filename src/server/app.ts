@@ -159,6 +159,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     publish: (tableId, events) => floor.committed(tableId, events),
     observe: (timing) => observeBatch(metrics, timing),
   });
+  const sessionIdleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
+  const sessions = new SessionSockets(options.store, clock, sessionIdleMs);
+  sessions.start(options.sessionSweepMs ?? SESSION_SWEEP_MS);
   // Several nodes on one PostgreSQL: events from the others, and the betting timers of leased tables.
   const floor = new Floor({
     store: options.store,
@@ -167,6 +170,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     publish: fanOut,
     ...(router ? { takeLease: (tableId: string) => router.take(tableId) } : {}),
     walletMoved: (playerId) => void sendWallet(options.store, hub, playerId),
+    sessionsEnded: (change) => void sessions.journaled(change).catch(() => undefined),
     // Every socket of the table fetches its view again: what the console allows has changed (Art. 2).
     tableOpened: (tableId, seq, open) =>
       hub.notifyTable(tableId, { type: 'table-open', tableId, seq, open }),
@@ -189,9 +193,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     const snap = await service.snapshot(tableId);
     return snap === undefined ? undefined : stakesOf(snap.state);
   });
-  const sessionIdleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
-  const sessions = new SessionSockets(options.store, clock, sessionIdleMs);
-  sessions.start(options.sessionSweepMs ?? SESSION_SWEEP_MS);
   const reads = new ReadWorkers(options.store);
   const ctx: AppContext = {
     store: options.store,

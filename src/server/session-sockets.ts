@@ -7,9 +7,13 @@
  * - `endSession(tokenHash)` and `endUserSessions(userId)` close this node's
  *   sockets of a session, or of every session of a user, at once; whoever
  *   deletes sessions in the store calls them.
+ * - `journaled(change)`: every node hears from the journal that a user was
+ *   disabled, their password changed or reset (which end every session they
+ *   had) or one of their sessions revoked, on whichever node it was done
+ *   (Floor, `sessionsEnded`), and closes that user's sockets at once.
  * - A sweep every `sweepMs` asks the store whether each session is still
- *   live, so a session that expired, or was ended by another node of a floor,
- *   loses its sockets within that time.
+ *   live, so a session that expired, or was ended by a logout on another
+ *   node of a floor (not journaled), loses its sockets within that time.
  *
  * A socket's messages count as activity: they slide the session's idle expiry
  * like HTTP requests do. A message is acted on only while the store holds
@@ -18,7 +22,8 @@
  * has seen it, is not, and its sockets close then.
  */
 import type { WebSocket } from 'ws';
-import type { Store } from '../ledger/index.js';
+import type { Session, Store } from '../ledger/index.js';
+import type { SessionsEnded } from '../service/floor.js';
 import { sessionExpiresAtMs, sessionLive, touch } from '../service/sessions.js';
 
 /** Close code for a socket whose session ended: log in again. */
@@ -27,6 +32,7 @@ export const SESSION_SWEEP_MS = 10_000;
 
 interface Tracked {
   readonly userId: string;
+  readonly createdAtMs: number;
   readonly sockets: Set<WebSocket>;
   /** When its socket activity last reached the store. */
   lastTouchMs: number;
@@ -44,13 +50,24 @@ export class SessionSockets {
     private readonly idleMs: number,
   ) {}
 
-  /** Keeps `socket` under its session (which ends at `expiresAtMs`, or later if used) until it closes. */
-  add(tokenHash: string, userId: string, expiresAtMs: number, socket: WebSocket): void {
+  /** Keeps `socket` under its session (which ends at its expiry, or later if used) until it closes. */
+  add(
+    session: Pick<Session, 'tokenHash' | 'createdAtMs' | 'expiresAtMs'>,
+    userId: string,
+    socket: WebSocket,
+  ): void {
+    const { tokenHash, createdAtMs, expiresAtMs } = session;
     let tracked = this.byToken.get(tokenHash);
     if (tracked === undefined)
       this.byToken.set(
         tokenHash,
-        (tracked = { userId, sockets: new Set(), lastTouchMs: this.clock(), expiresAtMs }),
+        (tracked = {
+          userId,
+          createdAtMs,
+          sockets: new Set(),
+          lastTouchMs: this.clock(),
+          expiresAtMs,
+        }),
       );
     tracked.sockets.add(socket);
     socket.on('close', () => {
@@ -75,6 +92,26 @@ export class SessionSockets {
     for (const [hash, tracked] of [...this.byToken])
       if (tracked.userId === userId) closed += this.endSession(hash, reason);
     return closed;
+  }
+
+  /**
+   * A journaled change that ended sessions of a user, heard by every node:
+   * disabling a user or changing or resetting a password ends every session
+   * the user had begun before it (one begun since, with the new password, is
+   * kept); a revoked session is one of them, which the store tells. The store
+   * deletes the sessions before or right after the entry commits; a socket this
+   * misses still has its next message refused (`live`) and closes at the sweep.
+   */
+  async journaled(change: SessionsEnded): Promise<void> {
+    const mine = [...this.byToken].filter(([, t]) => t.userId === change.userId);
+    if (change.kind === 'revoked') {
+      const now = this.clock();
+      for (const [hash] of mine)
+        if (!(await sessionLive(this.store, hash, now))) this.endSession(hash);
+      return;
+    }
+    for (const [hash, tracked] of mine)
+      if (tracked.createdAtMs < change.atMs) this.endSession(hash);
   }
 
   /**

@@ -88,10 +88,7 @@ function accept(ctx: AppContext, socket: WebSocket, request: FastifyRequest): vo
   const query = parse(wsQuery, request.query, 'query');
   const caller = callers.get(request.raw);
   const user = caller?.user;
-  if (caller !== undefined) {
-    const { tokenHash, expiresAtMs } = caller.session;
-    ctx.sessions.add(tokenHash, caller.user.id, expiresAtMs, socket);
-  }
+  if (caller !== undefined) ctx.sessions.add(caller.session, caller.user.id, socket);
   const allow = rateLimiter(ctx.limits.wsMessagesPerSecondMax);
   let client: Client | undefined;
   const waiting: string[] = [];

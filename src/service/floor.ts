@@ -32,6 +32,15 @@ import { isRoundEventEntry, type JournalEntry } from '../journal/index.js';
 import type { JournalNotice, Store } from '../ledger/index.js';
 import type { PublishedEvent, TableService } from './table-service.js';
 
+/** A journaled change that ended sessions of a user (see FloorOptions.sessionsEnded). */
+export interface SessionsEnded {
+  readonly userId: string;
+  /** All the user's sessions begun before `atMs` (disabled, password changed or reset), or one (revoked). */
+  readonly kind: 'all' | 'revoked';
+  /** The entry's time. */
+  readonly atMs: number;
+}
+
 export interface FloorOptions {
   readonly store: Store;
   readonly service: TableService;
@@ -43,6 +52,12 @@ export interface FloorOptions {
    * sockets wherever they are connected hear of it.
    */
   readonly walletMoved?: (playerId: string) => void;
+  /**
+   * A user was disabled, their password changed or reset, or one of their
+   * sessions revoked (journaled by any node): called once per entry on every
+   * node, so that their sockets close wherever they are connected.
+   */
+  readonly sessionsEnded?: (change: SessionsEnded) => void;
   /** A table was opened or closed for play (journaled by any node): called once per entry on every node. */
   readonly tableOpened?: (tableId: string, seq: number, open: boolean) => void;
   readonly clock?: () => number;
@@ -175,6 +190,17 @@ export class Floor {
       this.lastSeq = entry.seq;
       if (entry.tableId === null && (entry.type === 'deposit' || entry.type === 'withdrawal'))
         this.options.walletMoved?.(entry.payload.playerId);
+      if (
+        entry.type === 'user-disabled' ||
+        entry.type === 'password-changed' ||
+        entry.type === 'password-reset' ||
+        entry.type === 'session-revoked'
+      )
+        this.options.sessionsEnded?.({
+          userId: entry.payload.userId,
+          kind: entry.type === 'session-revoked' ? 'revoked' : 'all',
+          atMs: entry.atMs,
+        });
       if (
         entry.tableId !== null &&
         (entry.type === 'table-opened' || entry.type === 'table-closed')
