@@ -9,7 +9,7 @@ import { chainEntries, type JournalInput } from '../journal/index.js';
 import { PgTxDriver } from './pg-driver.js';
 import { openPgStore } from './pg-store.js';
 import type { Store } from './store.js';
-import { pgTestUrl } from './testing.js';
+import { adminSql, pgTestUrl } from './testing.js';
 
 const ADMIN_URL = pgTestUrl();
 const INT8_OID = 20;
@@ -20,16 +20,6 @@ const types = {
       ? Number
       : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
 };
-
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /** An entry to write: which one does not matter here. */
 const REVOKED: JournalInput = {
@@ -45,13 +35,13 @@ describe.skipIf(ADMIN_URL === undefined)('a transaction committed with its last 
   let store: Store;
 
   beforeAll(async () => {
-    await admin(ADMIN_URL!, `CREATE DATABASE ${database}`);
+    await adminSql(ADMIN_URL!, `CREATE DATABASE ${database}`);
     store = await openPgStore({ url: url.href, currency: 'MOP' });
     await store.transaction((tx) => tx.createTable('T1', { tableId: 'T1' }, { phase: 'idle' }));
   });
   afterAll(async () => {
     await store.close();
-    await admin(ADMIN_URL!, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await adminSql(ADMIN_URL!, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   });
 
   /** The journal's head, its entries and the table's version, as committed. */

@@ -121,9 +121,9 @@ function pgHarness(adminUrl: string): StoreHarness {
   url.pathname = `/${database}`;
   let n = 0;
   const opened: Store[] = [];
-  beforeAll(() => admin(adminUrl, `CREATE DATABASE ${database}`));
+  beforeAll(() => adminSql(adminUrl, `CREATE DATABASE ${database}`));
   afterEach(() => closeAll(opened));
-  afterAll(() => admin(adminUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+  afterAll(() => adminSql(adminUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
   const schema = (db: string): string => `s_${db}`;
   return {
     engine: 'postgres',
@@ -168,7 +168,8 @@ function pgHarness(adminUrl: string): StoreHarness {
   };
 }
 
-async function admin(adminUrl: string, sql: string): Promise<void> {
+/** Runs one statement on the server at `adminUrl` (CREATE or DROP DATABASE), on a connection of its own. */
+export async function adminSql(adminUrl: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {

@@ -21,12 +21,25 @@ const CLOSED_WITHIN_MS = 5_000;
 const begun = (): number => Date.now() - 1_000;
 
 withStores('sessions ended across nodes', (h) => {
-  async function floor(): Promise<{
-    staff: App;
-    play: App;
-    supervisor: string;
-    player: User;
-  }> {
+  interface TwoNodes {
+    readonly staff: App;
+    readonly play: App;
+    readonly supervisor: string;
+    readonly player: User;
+  }
+
+  /** Two nodes on one fresh database, shut down after `body`. */
+  async function onTwoNodes(body: (nodes: TwoNodes) => Promise<void>): Promise<void> {
+    const nodes = await twoNodes();
+    try {
+      await body(nodes);
+    } finally {
+      await nodes.play.shutdown();
+      await nodes.staff.shutdown();
+    }
+  }
+
+  async function twoNodes(): Promise<TwoNodes> {
     const db = h.freshDb();
     const staff = await buildApp({
       store: await h.open({ db }),
@@ -90,23 +103,18 @@ withStores('sessions ended across nodes', (h) => {
   }
 
   it("closes a disabled user's sockets on the other node at once", async () => {
-    const { staff, play, supervisor, player } = await floor();
-    try {
+    await onTwoNodes(async ({ staff, play, supervisor, player }) => {
       const socket = await socketOf(play, await sessionToken(play.ctx.store, player, begun()));
       const off = await call(staff, supervisor, 'PATCH', `/api/v1/users/${player.id}`, {
         disabled: true,
       });
       expect(off.status).toBe(200);
       expect(await within(socket.closed)).toBe(WS_CLOSE_SESSION_ENDED);
-    } finally {
-      await play.shutdown();
-      await staff.shutdown();
-    }
+    });
   });
 
   it("closes the revoked session's socket on the other node, and only that one", async () => {
-    const { staff, play, supervisor, player } = await floor();
-    try {
+    await onTwoNodes(async ({ staff, play, supervisor, player }) => {
       const revokedToken = await sessionToken(play.ctx.store, player, begun());
       const revoked = await socketOf(play, revokedToken);
       const kept = await socketOf(play, await sessionToken(play.ctx.store, player, begun()));
@@ -124,15 +132,11 @@ withStores('sessions ended across nodes', (h) => {
       expect(await within(revoked.closed)).toBe(WS_CLOSE_SESSION_ENDED);
       expect(kept.state()).toBe('open');
       kept.ws.terminate();
-    } finally {
-      await play.shutdown();
-      await staff.shutdown();
-    }
+    });
   });
 
   it("closes a user's sockets on the other node when their password changes, and keeps the new session's", async () => {
-    const { staff, play, supervisor, player } = await floor();
-    try {
+    await onTwoNodes(async ({ staff, play, supervisor, player }) => {
       // The player's own change, through the first node: the session it starts lives on.
       const signedIn = await staff.fastify.inject({
         method: 'POST',
@@ -161,9 +165,6 @@ withStores('sessions ended across nodes', (h) => {
       });
       expect(reset.status).toBe(200);
       expect(await within(after.closed)).toBe(WS_CLOSE_SESSION_ENDED);
-    } finally {
-      await play.shutdown();
-      await staff.shutdown();
-    }
+    });
   });
 });
