@@ -3,6 +3,7 @@
  * commit in flight finish, answers every socket request it already took, and
  * only then closes the sockets (1001). Whatever it acknowledged is durable.
  */
+import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -120,6 +121,112 @@ withStores('graceful shutdown', (h) => {
       journal.flatMap((e) => (e.type === 'bet-placed' ? [e.payload.bet.betId] : [])),
     );
     for (const bet of acked) expect(placed).toContain(bet.betId);
+  });
+
+  it('closes down while a kept-alive client keeps asking: each refusal closes its connection', async () => {
+    const store = await h.open();
+    const { app } = await bettingTable(store);
+    const port = (app.fastify.server.address() as AddressInfo).port;
+    // One connection, kept alive, asked again the moment each answer comes back.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ask = (): Promise<{ status: number; connection: string | undefined }> =>
+      new Promise((resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.1', port, path: `/api/v1/tables/${T}`, agent },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    const refusals: (string | undefined)[] = [];
+    let stop = false;
+    const asking = (async () => {
+      while (!stop) {
+        const answer = await ask().catch(() => undefined);
+        if (answer?.status === 503) refusals.push(answer.connection);
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 50));
+    // The shutdown waits (as for a commit in flight) until the client has been refused a few times.
+    const drainAll = app.ctx.service.drainAll.bind(app.ctx.service);
+    let release = (): void => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    app.ctx.service.drainAll = async () => {
+      await held;
+      await drainAll();
+    };
+    const done = app.shutdown();
+    while (refusals.length < 3) await new Promise((r) => setTimeout(r, 5));
+    release();
+    const finished = await Promise.race([
+      done.then(() => 'closed'),
+      new Promise((r) => setTimeout(() => r('still waiting'), 5_000)),
+    ]);
+    stop = true;
+    await asking;
+    agent.destroy();
+    expect(finished).toBe('closed');
+    expect(refusals.length).toBeGreaterThan(0);
+    expect(new Set(refusals)).toEqual(new Set(['close']));
+  });
+
+  it('closes the connection of an answer begun before the shutdown and sent after it', async () => {
+    const store = await h.open();
+    const { app } = await bettingTable(store);
+    const port = (app.fastify.server.address() as AddressInfo).port;
+    const [player] = await seedUsers(store, 'player', 1, { fundMinor: 1_000_000 });
+    const token = await sessionToken(store, player!, Date.now());
+    // The bet reaches the service before the shutdown starts, and is answered after.
+    const execute = app.ctx.service.execute.bind(app.ctx.service);
+    let reached = (): void => undefined;
+    const atService = new Promise<void>((r) => (reached = r));
+    let release = (): void => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    app.ctx.service.execute = async (request) => {
+      reached();
+      await held;
+      return execute(request);
+    };
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const answer = new Promise<{ status: number; connection: string | undefined }>(
+      (resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: `/api/v1/tables/${T}/bets`,
+            method: 'POST',
+            agent,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify({ betId: 'b1', spot: 'big', stakeMinor: 1_000 }));
+      },
+    );
+    await atService;
+    const done = app.shutdown();
+    release();
+    const { status, connection } = await answer;
+    expect([201, 503]).toContain(status);
+    expect(connection).toBe('close');
+    const finished = await Promise.race([
+      done.then(() => 'closed'),
+      new Promise((r) => setTimeout(() => r('still waiting'), 5_000)),
+    ]);
+    agent.destroy();
+    expect(finished).toBe('closed');
   });
 
   it('reports not ready and refuses requests in our error shape once shutting down', async () => {
