@@ -40,6 +40,7 @@ withStores('hub order', (h) => {
         raw: undefined,
         afterSeq,
       });
+      app.ctx.hub.greet(client, JSON.stringify({ type: 'hello' }));
       await app.ctx.hub.resume('T1', client);
       // The peer commits first; this node has not read it when it commits its own.
       const covered = await peer.execute({ tableId: 'T1', command: { type: 'cover' } });

@@ -38,6 +38,8 @@ export interface Client {
   sentSeq: number;
   /** While the backlog is read, live events wait here. */
   pending: Frame[] | null;
+  /** Until the hello is sent, every other message waits here: the hello is always a socket's first message. */
+  early: (string | Buffer)[] | null;
 }
 
 /** A table's sockets, and the summary ones by player, so a bet reaches its owner without a scan. */
@@ -188,6 +190,7 @@ export class Hub {
       raw: options.raw,
       sentSeq: options.afterSeq,
       pending: [],
+      early: [],
     };
     let table = this.clients.get(tableId);
     if (table === undefined) this.clients.set(tableId, (table = new TableClients()));
@@ -287,8 +290,20 @@ export class Hub {
     for (const client of table.all) if (isTableStaff(client.user)) this.send(client, data);
   }
 
-  /** Sends a text frame, unless the socket is closing or too far behind. */
+  /** Sends the client's first message, then what waited for it (a wallet or table notice sent meanwhile). */
+  greet(client: Client, hello: string): void {
+    const early = client.early ?? [];
+    client.early = null;
+    this.send(client, hello);
+    for (const data of early) this.send(client, data);
+  }
+
+  /** Sends a text frame, unless the socket is closing or too far behind; before the hello, it waits. */
   send(client: Client, data: string | Buffer): void {
+    if (client.early !== null) {
+      client.early.push(data);
+      return;
+    }
     const socket = client.socket;
     if (socket.readyState !== WebSocket.OPEN) return;
     // A client that cannot keep up is closed rather than buffered without bound.

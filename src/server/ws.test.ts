@@ -3,7 +3,7 @@
  * a later round, messages sent before the hello, and the message rate measured
  * on the real clock whatever clock the tables run on.
  */
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import type { WebSocket } from 'ws';
 import type { Store } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
@@ -183,6 +183,28 @@ withStores('table socket', (h) => {
     const client = await connect(app, token, (ws) => ws.send(bet('first', 'b-first')));
     expect(await client.answer('first')).toMatchObject({ type: 'ack' });
     expect(client.messages[0]!['type']).toBe('hello');
+    await app.shutdown();
+  });
+
+  it('sends the hello first, even when a wallet or table notice comes while the view is read', async () => {
+    const { app, player, token } = await setup(await h.open());
+    const hub = app.ctx.hub;
+    const join = hub.join.bind(hub);
+    // The moment the socket has joined and its view is still being read, a deposit's
+    // wallet and a staff action's notice reach every socket of the player and of the table.
+    vi.spyOn(hub, 'join').mockImplementation((...args) => {
+      const client = join(...args);
+      hub.sendToUser(player.id, { type: 'wallet', balanceMinor: 1_000_000 });
+      hub.notifyTable(T, { type: 'table-open', tableId: T, seq: 0, open: true });
+      return client;
+    });
+    const client = await connect(app, token);
+    await client.next((m) => m['type'] === 'table-open');
+    expect(client.messages.slice(0, 3).map((m) => m['type'])).toEqual([
+      'hello',
+      'wallet',
+      'table-open',
+    ]);
     await app.shutdown();
   });
 

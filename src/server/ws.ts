@@ -191,7 +191,7 @@ async function open(
     afterSeq: after ?? ctx.hub.lastEventSeq,
   });
   const view = await viewOf(ctx, tableId);
-  socket.send(JSON.stringify({ type: 'hello', tableId, view, user: user ?? null }));
+  ctx.hub.greet(client, JSON.stringify({ type: 'hello', tableId, view, user: user ?? null }));
   await ctx.hub.resume(tableId, client);
   return client;
 }
