@@ -340,6 +340,23 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     await supervisor.locator('.floor-warning').waitFor({ state: 'detached' });
   });
 
+  it('lists staff before players, each by username, and finds an account by name', async () => {
+    await supervisor.reload();
+    const rows = supervisor.locator('.floor-users tr[data-user]');
+    await rows.first().waitFor();
+    const order: (string | null)[] = [];
+    for (const row of await rows.all()) order.push(await row.getAttribute('data-user'));
+    expect(order).toEqual(['supervisor', 'croupier', 'cashier', 'inspector', 'player1', 'player2']);
+    await supervisor.locator('[data-focus="find-user"]').fill('CHAN');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().getAttribute('data-user')).toBe('croupier');
+    await supervisor.locator('[data-focus="find-user"]').fill('nobody at all');
+    await expect.poll(() => rows.count()).toBe(0);
+    await supervisor.locator('.floor-users td.muted').waitFor();
+    await supervisor.locator('[data-focus="find-user"]').fill('');
+    await expect.poll(() => rows.count()).toBe(6);
+  });
+
   it('disables the croupier mid-shift (the console signs out), then a reset forces a change', async () => {
     const croupier = await open('croupier-2');
     await signIn(croupier, 'croupier', DEMO_PASSWORD);

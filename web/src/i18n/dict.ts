@@ -823,6 +823,12 @@ export const DICT = {
   'floor.sessions': e('登入紀錄', 'Sessões', 'Sessions'),
   'floor.revoke': e('結束', 'Terminar', 'End'),
   'floor.noSessions': e('沒有登入。', 'Nenhuma sessão.', 'No session.'),
+  'floor.findUser': e(
+    '以用戶名稱或姓名搜尋',
+    'Procurar por utilizador ou nome',
+    'Find by username or name',
+  ),
+  'floor.noUserFound': e('沒有相符的帳戶。', 'Nenhuma conta corresponde.', 'No account matches.'),
   'floor.confirmDisable': e(
     '停用 {name}？其登入會即時結束。',
     'Desactivar {name}? As sessões terminam já.',

@@ -18,6 +18,7 @@ import {
 import { newKey } from '../api/http.js';
 import type { Floor, FloorTable, HouseOptionsState, SessionInfo, User } from '../api/types.js';
 import { t } from '../i18n/i18n.js';
+import { matchingAccounts, orderedAccounts } from '../logic/accounts.js';
 import { formatAmount, formatMoney, parseAmount } from '../logic/money.js';
 import { h, replaceChildren } from '../ui/dom.js';
 import { toast, toastError } from '../ui/status.js';
@@ -470,6 +471,8 @@ export function holidaysPanel(ctx: FloorContext): HTMLElement {
     type: 'file',
     accept: 'application/json,.json',
     id: 'holiday-file',
+    // The browser's own picker speaks the browser's language: the label is the button.
+    class: 'sr-only',
     onchange: (e) => {
       const chosen = (e.target as HTMLInputElement).files?.[0];
       if (chosen === undefined) return;
@@ -499,8 +502,10 @@ export function holidaysPanel(ctx: FloorContext): HTMLElement {
         ),
       ),
     ),
-    ctx.supervisor ? h('label', { for: 'holiday-file', class: 'small' }, t('floor.upload')) : null,
     ctx.supervisor ? file : null,
+    ctx.supervisor
+      ? h('label', { for: 'holiday-file', class: 'btn file-label' }, t('floor.upload'))
+      : null,
   );
 }
 
@@ -662,20 +667,34 @@ function newUserForm(redraw: () => void): HTMLElement {
 
 export function accountsPanel(ctx: FloorContext): HTMLElement {
   const body = h('div', { class: 'floor-users' });
+  const rows = h('tbody', {});
+  const find = h('input', {
+    class: 'input users-find',
+    autocomplete: 'off',
+    type: 'search',
+    placeholder: t('floor.findUser'),
+    'aria-label': t('floor.findUser'),
+    'data-focus': 'find-user',
+    oninput: () => show(),
+  });
+  let listed: User[] = [];
+  function show(): void {
+    const found = matchingAccounts(listed, find.value);
+    replaceChildren(
+      rows,
+      found.length === 0
+        ? h('tr', {}, h('td', { class: 'muted' }, t('floor.noUserFound')))
+        : found.map((u) => userRow(ctx, u, () => void redraw())),
+    );
+  }
   async function redraw(): Promise<void> {
     await act(async () => {
-      const list = await users();
+      listed = orderedAccounts(await users());
+      show();
       replaceChildren(
         body,
-        h(
-          'table',
-          { class: 'data users' },
-          h(
-            'tbody',
-            {},
-            list.map((u) => userRow(ctx, u, () => void redraw())),
-          ),
-        ),
+        find,
+        h('table', { class: 'data users' }, rows),
         h('h3', { class: 'panel-subtitle' }, t('floor.newUser')),
         newUserForm(() => void redraw()),
       );
