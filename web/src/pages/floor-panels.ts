@@ -447,11 +447,13 @@ export function houseOptionsPanel(ctx: FloorContext): HTMLElement {
           `${t('floor.inForce')} (v${state.current.version}${state.adoptedOn === null ? '' : `, ${state.adoptedOn}`}): `,
           optionsSummary(state.current),
         ),
-        h(
-          'ul',
-          { class: 'proposals' },
-          [...state.proposals].reverse().map((p) => proposalRow(ctx, tableId, p, redraw)),
-        ),
+        state.proposals.length === 0
+          ? null
+          : h(
+              'ul',
+              { class: 'proposals' },
+              [...state.proposals].reverse().map((p) => proposalRow(ctx, tableId, p, redraw)),
+            ),
         ctx.supervisor ? proposeForm(ctx, tableId, redraw) : null,
       );
     });
@@ -459,8 +461,12 @@ export function houseOptionsPanel(ctx: FloorContext): HTMLElement {
   void show();
   return panel(
     t('floor.options'),
-    h('label', { for: 'options-table', class: 'small' }, t('app.table')),
-    picker,
+    h(
+      'div',
+      { class: 'options-picker' },
+      h('label', { for: 'options-table', class: 'small' }, t('app.table')),
+      picker,
+    ),
     body,
   );
 }
