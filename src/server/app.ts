@@ -169,7 +169,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
     publish: fanOut,
     ...(router ? { takeLease: (tableId: string) => router.take(tableId) } : {}),
-    walletMoved: (playerId) => void sendWallet(options.store, hub, playerId),
+    walletMoved: walletPush(options.store, hub),
     sessionsEnded: (change) => void sessions.journaled(change).catch(() => undefined),
     // Every socket of the table fetches its view again: what the console allows has changed (Art. 2).
     tableOpened: (tableId, seq, open) =>
@@ -374,8 +374,26 @@ function securityHeaders(fastify: FastifyInstance): void {
   });
 }
 
-/** The player's balance now, to their sockets on this node (the floor calls it on every node). */
-async function sendWallet(store: Store, hub: Hub, playerId: string): Promise<void> {
-  const balanceMinor = await walletBalanceMinor(store, playerId).catch(() => undefined);
-  if (balanceMinor !== undefined) hub.sendToUser(playerId, { type: 'wallet', balanceMinor });
+/**
+ * A player's balance, to their sockets on this node, each time the floor says
+ * their wallet moved (it calls on every node). One read at a time a player:
+ * two reads in flight at once could answer out of order and leave the page on
+ * the older balance. A move during a read asks for one more read after it, so
+ * the last message sent is read after the last move.
+ */
+function walletPush(store: Store, hub: Hub): (playerId: string) => void {
+  /** Players with a read in flight, and whether another move came meanwhile. */
+  const reading = new Map<string, boolean>();
+  const push = async (playerId: string): Promise<void> => {
+    do {
+      reading.set(playerId, false);
+      const balanceMinor = await walletBalanceMinor(store, playerId).catch(() => undefined);
+      if (balanceMinor !== undefined) hub.sendToUser(playerId, { type: 'wallet', balanceMinor });
+    } while (reading.get(playerId) === true);
+    reading.delete(playerId);
+  };
+  return (playerId) => {
+    if (reading.has(playerId)) reading.set(playerId, true);
+    else void push(playerId);
+  };
 }
