@@ -2,7 +2,7 @@
  * The supervisor's account list: staff before players, each role in the order
  * a floor is run (supervisors, croupiers, cashiers, inspectors, players), and
  * within a role by username, so a row stays where it was after a redraw. The
- * find box keeps the accounts whose username or display name holds the words.
+ * find boxes (here and at the cage) keep the accounts whose username or display name holds the words.
  */
 import type { Role, User } from '../api/types.js';
 
@@ -20,7 +20,11 @@ export function orderedAccounts(users: readonly User[]): User[] {
 const fold = (text: string): string =>
   text.normalize('NFKD').replace(/\p{M}/gu, '').toLocaleLowerCase('en');
 
-export function matchingAccounts(users: readonly User[], words: string): User[] {
+/** Used by the floor's accounts and the cage's players alike. */
+export function matchingAccounts<T extends Pick<User, 'username' | 'displayName'>>(
+  users: readonly T[],
+  words: string,
+): T[] {
   const wanted = fold(words).split(/\s+/).filter(Boolean);
   if (wanted.length === 0) return [...users];
   return users.filter((u) => {

@@ -2,6 +2,7 @@
 import { deposit, players, tables, withdraw } from '../api/endpoints.js';
 import type { Me, PlayerRow } from '../api/types.js';
 import { onLanguage, t } from '../i18n/i18n.js';
+import { matchingAccounts } from '../logic/accounts.js';
 import { formatAmount, formatMoney, parseAmount } from '../logic/money.js';
 import { h, replaceChildren } from '../ui/dom.js';
 import { shell } from '../ui/shell.js';
@@ -51,9 +52,7 @@ export function cagePage(me: Me): Page {
   };
 
   const playerList = (): HTMLElement => {
-    const shown = list.filter((p) =>
-      `${p.username} ${p.displayName}`.toLowerCase().includes(filter.toLowerCase()),
-    );
+    const shown = matchingAccounts(list, filter);
     return h(
       'table',
       { class: 'data players' },
