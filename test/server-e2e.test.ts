@@ -397,6 +397,15 @@ describe('cussec serve, end to end', () => {
     expect(lever.status).toBe(201);
     const tables = await ok(api(undefined, 'GET', '/api/v1/tables'));
     expect((tables.body as { id: string }[]).map((t) => t.id).sort()).toEqual([L, T]);
+    // The list carries each table's stake limits, as its view has them (the chooser shows them).
+    for (const summary of tables.body as { id: string }[]) {
+      const view = (await ok(api(undefined, 'GET', `/api/v1/tables/${summary.id}`))).body;
+      expect(summary).toMatchObject({
+        stakeMinorMin: (view as { stakeMinorMin: number }).stakeMinorMin,
+        stakeMinorMax: (view as { stakeMinorMax: number }).stakeMinorMax,
+      });
+    }
+    expect(tables.body).toContainEqual(expect.objectContaining({ id: T, stakeMinorMax: 50_000 }));
   });
 
   it('gives every HTTP-level refusal a code', async () => {

@@ -135,7 +135,7 @@ export const userAnswer = z.strictObject({
   mustChangePassword: z.boolean(),
 });
 
-/** A table as the list of tables shows it. */
+/** A table as the list of tables shows it, with its stake limits per spot (the chooser's limits sign). */
 export const tableSummaryAnswer = z.strictObject({
   id: z.string(),
   name: z.string(),
@@ -143,6 +143,8 @@ export const tableSummaryAnswer = z.strictObject({
   shaker: z.enum(['lever', 'electronic']),
   phase: z.enum(PHASES),
   roundNo: z.number().int(),
+  stakeMinorMin: z.number().int(),
+  stakeMinorMax: z.number().int(),
 });
 
 /** A bet placed or withdrawn: the bet as the round's event has it, its seq, and the wallet after. */

@@ -52,7 +52,7 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
     method: 'GET',
     url: '/api/v1/tables',
-    summary: 'Every table with its phase',
+    summary: 'Every table with its phase and stake limits',
     tag: 'tables',
     roles: 'public',
     response: z.array(tableSummaryAnswer),
@@ -68,6 +68,8 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
             shaker: snap.settings.shaker,
             phase: snap.state.phase,
             roundNo: snap.state.roundNo,
+            stakeMinorMin: snap.settings.stakeMinorMin,
+            stakeMinorMax: snap.settings.stakeMinorMax,
           };
         }),
       );
