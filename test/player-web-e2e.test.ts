@@ -26,6 +26,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DICT } from '../web/src/i18n/dict.js';
 import { chipLabel, formatMoney } from '../web/src/logic/money.js';
+import { expectAccessible } from './axe.js';
 import { freePort, ServeProcess } from './serve-process.js';
 import { buildWebIfStale } from './web-build.js';
 
@@ -123,7 +124,7 @@ async function painted(page: Page): Promise<void> {
   );
 }
 
-/** The page at both sizes in one language; nothing runs off the side. */
+/** The page at both sizes in one language; nothing runs off the side, and it passes test/axe.ts. */
 async function shots(page: Page, name: string): Promise<void> {
   for (const [size, viewport] of [
     ['desktop', DESKTOP],
@@ -134,6 +135,7 @@ async function shots(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`) });
     const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
     expect(width, `${name} at ${size}`).toBeLessThanOrEqual(viewport.width);
+    await expectAccessible(page, `${name} at ${size}`);
   }
   await page.setViewportSize(DESKTOP);
   await painted(page);

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { expectAccessible } from './axe.js';
 
 export const SHOTS = join(import.meta.dirname, '..', 'test-output', 'screenshots');
 export const DESKTOP = { width: 1440, height: 900 };
@@ -19,7 +20,8 @@ async function painted(page: Page): Promise<void> {
  * shows, and when the page scrolls `<name>-<size>-full.png` is all of it. The
  * whole page is shot with the viewport stretched to its height rather than
  * with `fullPage`, so that docked bars (the chip rack) sit where they end up
- * instead of floating over the middle of the picture.
+ * instead of floating over the middle of the picture. At each size the page
+ * must also pass the accessibility check (test/axe.ts).
  */
 export async function shoot(page: Page, name: string): Promise<void> {
   for (const [size, viewport] of [
@@ -32,6 +34,7 @@ export async function shoot(page: Page, name: string): Promise<void> {
     // Nothing runs off the side of the screen (wide tables scroll inside their panels).
     const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
     expect(width, `${name} at ${size} is ${width} px wide`).toBeLessThanOrEqual(viewport.width);
+    await expectAccessible(page, `${name} at ${size}`);
     const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
     if (height > viewport.height + 4) {
       await page.setViewportSize({ width: viewport.width, height: Math.min(height, 6_000) });

@@ -291,7 +291,8 @@ export function eventLog(lines: readonly LogLine[], options: DetailOptions): HTM
     t('croupier.events'),
     h(
       'ol',
-      { class: 'event-log', 'aria-live': 'off' },
+      // It scrolls: a keyboard user can focus it to scroll it.
+      { class: 'event-log', 'aria-live': 'off', tabindex: 0, 'aria-label': t('croupier.events') },
       lines.map(({ event, atMs }) =>
         h(
           'li',

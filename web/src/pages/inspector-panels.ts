@@ -75,7 +75,7 @@ export function staffTable(actions: readonly StaffAction[]): HTMLElement {
   const heads = ['inspector.time', 'inspector.type', 'inspector.by', 'inspector.whom'] as const;
   return h(
     'div',
-    { class: 'table-scroll' },
+    { class: 'table-scroll', tabindex: 0 },
     h(
       'table',
       { class: 'data staff-actions' },
@@ -109,7 +109,7 @@ export function journalTable(entries: readonly JournalEntry[]): HTMLElement {
   if (entries.length === 0) return h('p', { class: 'muted' }, t('inspector.noData'));
   return h(
     'div',
-    { class: 'table-scroll' },
+    { class: 'table-scroll', tabindex: 0 },
     h(
       'table',
       { class: 'data' },
@@ -265,7 +265,7 @@ function recallRound(r: Record<string, unknown>, money: (m: unknown) => string):
       ? null
       : h(
           'div',
-          { class: 'table-scroll' },
+          { class: 'table-scroll', tabindex: 0 },
           h(
             'table',
             { class: 'data' },
@@ -308,7 +308,7 @@ function recallRound(r: Record<string, unknown>, money: (m: unknown) => string):
       ? null
       : h(
           'div',
-          { class: 'table-scroll' },
+          { class: 'table-scroll', tabindex: 0 },
           h(
             'table',
             { class: 'data recall-players' },
@@ -397,7 +397,7 @@ export function paytableView(v: TableView): HTMLElement {
       t('inspector.paytable'),
       h(
         'div',
-        { class: 'table-scroll' },
+        { class: 'table-scroll', tabindex: 0 },
         h(
           'table',
           { class: 'data' },

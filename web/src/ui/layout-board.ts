@@ -198,9 +198,16 @@ export class LayoutBoard {
         tabindex: this.options.mode === 'board' ? -1 : null,
         onclick: () => this.options.onBet?.(spot),
       },
-      spotFace(spot, pays),
-      h('span', { class: 'stake', hidden: true }),
-      h('span', { class: 'win', hidden: true }),
+      // What the felt prints is for the eye; the spot's name for a screen reader is the
+      // sentence below (name, odds, stake, winner), which says all of it in words and
+      // begins with the spot's name (WCAG 2.5.3: a voice user says what they see).
+      spotFace(spot, pays).map((part) => {
+        part.setAttribute('aria-hidden', 'true');
+        return part;
+      }),
+      h('span', { class: 'stake', hidden: true, 'aria-hidden': 'true' }),
+      h('span', { class: 'win', hidden: true, 'aria-hidden': 'true' }),
+      h('span', { class: 'sr-only spot-label' }),
     );
     this.buttons.set(spot.id, button);
     this.spots.set(spot.id, spot);
@@ -230,7 +237,13 @@ export class LayoutBoard {
       const winEl = button.querySelector<HTMLElement>('.win')!;
       winEl.hidden = win === 0;
       winEl.textContent = win === 0 ? '' : `+${chipLabel(win)}`;
-      button.setAttribute('aria-label', this.label(spot, stake, win, lit, state.currency));
+      button.querySelector<HTMLElement>('.spot-label')!.textContent = this.label(
+        spot,
+        stake,
+        win,
+        lit,
+        state.currency,
+      );
     }
   }
 

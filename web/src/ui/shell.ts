@@ -30,7 +30,8 @@ export function languageSelect(): HTMLElement {
           class: 'lang-btn',
           lang: l,
           'aria-pressed': String(l === lang()),
-          'aria-label': LANG_LABELS[l],
+          // The name starts with what the button shows (WCAG 2.5.3, label in name).
+          'aria-label': `${LANG_SHORT[l]} — ${LANG_LABELS[l]}`,
           title: LANG_LABELS[l],
           onclick: () => setLang(l),
         },
@@ -79,7 +80,7 @@ function topbar(options: ShellOptions): HTMLElement {
     { class: 'topbar' },
     h(
       'a',
-      { class: 'brand', href: '#/', 'aria-label': `${t('app.name')} — Cussec` },
+      { class: 'brand', href: '#/' },
       h('span', { class: 'brand-zh', lang: 'zh-Hant' }, '骰寶'),
       h('span', { class: 'brand-pt', lang: 'pt' }, 'CUSSEC'),
     ),
