@@ -55,7 +55,7 @@ function explain(v: Violation): string {
  */
 export async function expectAccessible(page: Page, name: string): Promise<void> {
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(RUN)) as Violation[];
+  const violations = await page.evaluate<Violation[]>(RUN);
   const grave = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect
     .soft(grave.length, `accessibility of ${name}:\n${grave.map(explain).join('\n')}\n`)

@@ -28,6 +28,7 @@ import { DICT } from '../web/src/i18n/dict.js';
 import { chipLabel, formatMoney } from '../web/src/logic/money.js';
 import { expectAccessible } from './axe.js';
 import { freePort, ServeProcess } from './serve-process.js';
+import { smallText } from './small-text.js';
 import { buildWebIfStale } from './web-build.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -151,21 +152,6 @@ interface Box {
 
 const ACTIVE_SPOT = 'document.activeElement?.dataset.spot';
 const ACTIVE_FOCUS = 'document.activeElement?.dataset.focus';
-
-/** Visible text set under 12 px, as "tag.class: size". */
-const SMALL_TEXT = `(() => {
-  const out = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    if (!n.textContent.trim()) continue;
-    const el = n.parentElement;
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0 || el.closest('.sr-only,[hidden]')) continue;
-    const size = parseFloat(getComputedStyle(el).fontSize);
-    if (size < 12) out.push(el.tagName.toLowerCase() + '.' + el.className + ': ' + size);
-  }
-  return [...new Set(out)];
-})()`;
 
 describe.skipIf(!HAVE_CHROMIUM)("the player's page in Chromium (issue 14)", () => {
   let player: Actor;
@@ -428,7 +414,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the player's page in Chromium (issue 14)", () =
         .locator('.table-bar .phase-pill', { hasText: DICT['phase.betting'][lang] })
         .waitFor();
       await shots(page, `betting-${lang}`);
-      expect(await page.evaluate(SMALL_TEXT), lang).toEqual([]);
+      expect(await smallText(page), lang).toEqual([]);
       // The results strip shows whole columns at 1440×900.
       const strip = page.locator('.history-strip');
       const stripBox = (await strip.boundingBox())!;
@@ -455,7 +441,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the player's page in Chromium (issue 14)", () =
         expect(box!.y + box!.height, `${lang} ${part}`).toBeLessThanOrEqual(PHONE.height);
       }
       await page.screenshot({ path: join(SHOTS, `betting-${lang}-phone-scrolled.png`) });
-      expect(await page.evaluate(SMALL_TEXT), `${lang} phone`).toEqual([]);
+      expect(await smallText(page), `${lang} phone`).toEqual([]);
       await page.setViewportSize(DESKTOP);
     }
     await finishRound();

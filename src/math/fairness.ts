@@ -39,8 +39,12 @@ export const TOTAL_WAYS: readonly number[] = [
 
 // The median of the fair total is 10.5: totals 3..10 are "low", 11..18 "high", 108 ways each.
 const HIGH_TOTAL_MIN = 11;
-// Below this expected count per cell the chi-square approximation is not to be trusted.
-const EXPECTED_COUNT_MIN = 5;
+/**
+ * Below this expected count per cell the chi-square approximation is not to be
+ * trusted (Cochran's rule); the display board uses the same figure before it
+ * calls a number hot or cold (web/src/logic/hot-cold.ts).
+ */
+export const EXPECTED_COUNT_MIN = 5;
 // Below these the normal approximations of the runs and correlation tests are rough.
 const NORMAL_SIDE_MIN = 10;
 const NORMAL_VALUES_MIN = 60;

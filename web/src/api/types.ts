@@ -24,16 +24,13 @@ export interface Me {
 export type { Phase } from '../../../src/table/types.js';
 import type { Phase } from '../../../src/table/types.js';
 
+import type { z } from 'zod';
+import type { tableSummaryAnswer } from '../../../src/server/schemas.js';
+
 export type Triple = readonly [number, number, number];
 
-export interface TableSummary {
-  readonly id: string;
-  readonly name: string;
-  readonly currency: string;
-  readonly shaker: 'lever' | 'electronic';
-  readonly phase: Phase;
-  readonly roundNo: number;
-}
+/** A table in the list of tables (`GET /tables`): the server's own answer schema. */
+export type TableSummary = z.infer<typeof tableSummaryAnswer>;
 
 export interface LastRound {
   readonly roundNo: number;

@@ -31,6 +31,7 @@ export const DICT = {
   'app.none': e('無', 'Nenhum', 'None'),
   'app.refresh': e('重新整理', 'Actualizar', 'Refresh'),
   'app.table': e('枱號', 'Mesa', 'Table'),
+  'app.tableNamed': e('賭枱 {id}', 'Mesa {id}', 'Table {id}'),
   'app.round': e('局號', 'Jogada', 'Round'),
   'app.roll': e('擲', 'Lançamento', 'Roll'),
   'app.total': e('總數', 'Total', 'Total'),
@@ -194,6 +195,16 @@ export const DICT = {
     'No bet you can withdraw here.',
   ),
   'player.nothingToRepeat': e('沒有上局注碼可重複。', 'Nada para repetir.', 'Nothing to repeat.'),
+  'player.repeatUsed': e(
+    '本局已有注碼：重複上局只用於空的枱面，不會加倍。',
+    'Já tem apostas nesta jogada: repetir é só para a mesa vazia, não duplica.',
+    'You have bets this round: Repeat is for an empty layout and never doubles them.',
+  ),
+  'player.repeatStands': e(
+    '無效一擲的注碼保留（第3.4條）：重複上局不會再加上去。',
+    'As apostas do lançamento nulo mantêm-se (Art. 3.4): repetir não as junta de novo.',
+    'Your bets stand from the void roll (Art. 3.4): Repeat does not add to them.',
+  ),
   'player.voidNotice': e(
     '此擲無效（骰子重疊或傾斜，第3.3條）。注碼保留不可撤回，可加注（第3.4條）。',
     'Jogada nula (dados sobrepostos ou inclinados, Art. 3.3). As apostas mantêm-se e não podem ser retiradas; pode fazer novas (Art. 3.4).',
@@ -316,6 +327,58 @@ export const DICT = {
     'T = triple (Small and Big lose, Art. 7)',
   ),
   'board.noHistory': e('未有結果。', 'Ainda sem resultados.', 'No results yet.'),
+  'board.state': e('枱況', 'Estado da mesa', 'Table state'),
+  'board.limits': e('限紅', 'Limites', 'Limits'),
+  'board.limitMin': e('最低', 'Mínimo', 'Minimum'),
+  'board.limitMax': e('最高', 'Máximo', 'Maximum'),
+  'board.limitsPerSpot': e('每個投注位置的注碼', 'Aposta em cada combinação', 'Stake on each spot'),
+  'board.voidStands': e(
+    '注碼保留，可以加注',
+    'As apostas mantêm-se; pode juntar novas',
+    'Bets stand; new ones may be added',
+  ),
+  'board.none': e(
+    '此枱不設路單（莊家選項，第2.2條、第8條）。',
+    'Esta mesa não tem quadro (opção da casa, Arts. 2.2 e 8).',
+    'This table has no display board (a house option, Arts. 2.2 and 8).',
+  ),
+  'board.hotColdFrom': e(
+    '冷熱點數須有足夠局數：骰面由 {faces} 局起，總點數由 {totals} 局起（現有 {n} 局）。',
+    'Quentes e frios só com jogadas bastantes: faces a partir de {faces}, totais a partir de {totals} (há {n}).',
+    'Hot and cold are named once there are rounds enough: faces from {faces}, totals from {totals} ({n} so far).',
+  ),
+  'board.timesExpected': e('{n}次（預期 {e}）', '{n}× (esperado {e})', '{n}× (expected {e})'),
+  'board.expectedLegend': e(
+    '橫線：公平骰子的預期次數（第1.1條）',
+    'Traço: o que dados equilibrados dariam (Art. 1.1)',
+    'Line: what fair dice would show (Art. 1.1)',
+  ),
+
+  'say.bettingOpen': e('請下注', 'Façam as vossas apostas', 'Place your bets: betting is open'),
+  'say.bettingOpenFor': e(
+    '請下注，限時 {s} 秒',
+    'Façam as vossas apostas: {s} segundos',
+    'Place your bets: {s} seconds',
+  ),
+  'say.noMoreBets': e('停止下注', 'Não há mais apostas', 'No more bets'),
+  'say.dice': e(
+    '骰子 {dice}，總數 {total}，{bigSmall}，{oddEven}',
+    'Dados {dice}: total {total}, {bigSmall}, {oddEven}',
+    'Dice {dice}: total {total}, {bigSmall}, {oddEven}',
+  ),
+  'say.triple': e('圍骰', 'Tripla', 'Triple'),
+
+  'result.title': e('今局結果', 'Resultado da jogada', 'This round'),
+  'result.won': e('你贏 {amount}', 'Ganhou {amount}', 'You won {amount}'),
+  'result.lost': e('你輸 {amount}', 'Perdeu {amount}', 'You lost {amount}'),
+  'result.even': e('不輸不贏', 'Nem ganhou nem perdeu', 'You broke even'),
+  'result.noBets': e('你今局沒有下注', 'Não apostou nesta jogada', 'You had no bets this round'),
+  'result.detail': e(
+    '下注 {staked} · 派回 {returned}',
+    'Apostado {staked} · devolvido {returned}',
+    'Staked {staked} · returned {returned}',
+  ),
+  'result.pending': e('結算中…', 'A liquidar…', 'Settling…'),
 
   'inspector.tables': e('賭枱', 'Mesa', 'Table'),
   'inspector.journal': e('事件日誌', 'Diário de eventos', 'Journal'),

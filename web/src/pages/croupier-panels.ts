@@ -30,41 +30,8 @@ function stepLabel(step: Step, phase: string, leverPulls: number): string {
   return t(`croupier.cmd.${step.command}` as 'croupier.cmd.cover');
 }
 
-/** The steps; only those the round machine allows are enabled, none while a command is in flight. */
-export function procedurePanel(
-  v: TableView,
-  leverPulls: number,
-  busy: boolean,
-  run: Run,
-): HTMLElement {
-  const steps = procedure(v.shaker).map((step, i) => {
-    const label = stepLabel(step, v.phase, leverPulls);
-    const allowed = v.allowed[step.command] === true && !busy;
-    const onclick = (): void => {
-      // Lever tables: the reading needs the three faces, entered below.
-      if (step.command === 'read-dice')
-        document.querySelector<HTMLElement>('.dice-entry input')?.focus();
-      else run({ type: step.command }, label);
-    };
-    return h(
-      'li',
-      { class: `step step-${stepState(i, v.phase)}` },
-      h('span', { class: 'step-no', 'aria-hidden': 'true' }, String(i + 1)),
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'step-btn',
-          disabled: !allowed,
-          'data-focus': `step:${step.command}`,
-          onclick,
-        },
-        h('span', { class: 'step-label' }, label),
-        articles(step),
-      ),
-    );
-  });
-  const voidAllowed = v.allowed['void-roll'] === true && !busy;
+/** Art. 3.3: the void roll for dice found stacked or tilted, each confirmed first. */
+function voidRoll(voidAllowed: boolean, run: Run): HTMLElement {
   const voidButton = (reason: 'stacked' | 'tilted'): HTMLElement =>
     h(
       'button',
@@ -81,19 +48,73 @@ export function procedurePanel(
       },
       t(`croupier.void.${reason}`),
     );
+  return h(
+    'div',
+    {
+      class: `void-box${voidAllowed ? ' void-live' : ''}`,
+      role: 'group',
+      'aria-label': t('croupier.cmd.void-roll'),
+    },
+    h('span', { class: 'void-title' }, t('croupier.cmd.void-roll'), ' ', articles(VOID_STEP)),
+    h('span', { class: 'void-btns' }, voidButton('stacked'), voidButton('tilted')),
+  );
+}
+
+/**
+ * The steps; only those the round machine allows are enabled, none while a
+ * command is in flight. `diceEntry`, on a lever table once the dome is lifted,
+ * opens under the step it belongs to, so the croupier enters the dice where
+ * the procedure is, without scrolling mid-round.
+ */
+export function procedurePanel(
+  v: TableView,
+  leverPulls: number,
+  busy: boolean,
+  run: Run,
+  diceEntry: HTMLElement | null = null,
+): HTMLElement {
+  const voidAllowed = v.allowed['void-roll'] === true && !busy;
+  const voidBox = voidRoll(voidAllowed, run);
+  // Once the dome is lifted the croupier reads the dice or voids the roll (Art. 3.3): both
+  // sit under the step that reads them, where the procedure is; otherwise the void waits below.
+  const revealStep = v.shaker === 'lever' ? 'read-dice' : 'reveal-dice';
+  const steps = procedure(v.shaker).map((step, i) => {
+    const label = stepLabel(step, v.phase, leverPulls);
+    const allowed = v.allowed[step.command] === true && !busy;
+    const onclick = (): void => {
+      // Lever tables: the reading needs the three faces, entered below.
+      if (step.command === 'read-dice')
+        document.querySelector<HTMLElement>('.dice-entry input')?.focus();
+      else run({ type: step.command }, label);
+    };
+    return h(
+      'li',
+      { class: `step step-${stepState(i, v.phase)}` },
+      h('span', { class: 'step-no', 'aria-hidden': 'true' }, String(i + 1)),
+      h(
+        'div',
+        { class: 'step-body' },
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'step-btn',
+            disabled: !allowed,
+            'data-focus': `step:${step.command}`,
+            onclick,
+          },
+          h('span', { class: 'step-label' }, label),
+          articles(step),
+        ),
+        step.command === 'read-dice' ? diceEntry : null,
+        step.command === revealStep && voidAllowed ? voidBox : null,
+      ),
+    );
+  });
   return panel(
     t('croupier.procedure'),
     h('ol', { class: 'steps' }, steps),
-    h(
-      'div',
-      {
-        class: `void-box${voidAllowed ? ' void-live' : ''}`,
-        role: 'group',
-        'aria-label': t('croupier.cmd.void-roll'),
-      },
-      h('span', { class: 'void-title' }, t('croupier.cmd.void-roll'), ' ', articles(VOID_STEP)),
-      h('span', { class: 'void-btns' }, voidButton('stacked'), voidButton('tilted')),
-    ),
+    voidAllowed ? null : voidBox,
     v.phase === 'revealed' ? payNotice(v) : null,
     // Art. 2: closed by the supervisor, the table finishes its round and starts no other.
     v.closedSinceMs === null || v.closedSinceMs === undefined
@@ -122,7 +143,10 @@ function payNotice(v: TableView): HTMLElement {
   );
 }
 
-/** Art. 1.1 and 3.2: on a lever table the croupier enters the three faces read from the dice. */
+/**
+ * Art. 1.1 and 3.2: on a lever table the croupier enters the three faces read
+ * from the dice, typed (225) or picked, under the procedure's step.
+ */
 export function diceEntry(
   v: TableView,
   dice: (number | null)[],
@@ -175,8 +199,9 @@ export function diceEntry(
       ),
     ),
   );
-  return panel(
-    t('croupier.diceEntry'),
+  return h(
+    'div',
+    { class: 'dice-entry-box', role: 'group', 'aria-label': t('croupier.diceEntry') },
     h('div', { class: 'dice-entry' }, typed, ...pickers),
     h(
       'button',

@@ -249,12 +249,9 @@ class CroupierPage implements Page {
   private renderSteps(): void {
     const v = this.view;
     if (v === null) return;
-    replaceChildren(
-      this.parts.steps,
-      procedurePanel(v, this.leverPulls, this.busy, (cmd, label) => this.run(cmd, label)),
-      // The dice as revealed (or the last result), to announce them (Art. 3.2).
-      resultPanel(v),
-      v.shaker === 'lever'
+    // On a lever table the dice are entered under their step once the dome is lifted.
+    const entry =
+      v.shaker === 'lever' && v.allowed['read-dice'] === true
         ? diceEntry(
             v,
             this.dice,
@@ -264,8 +261,20 @@ class CroupierPage implements Page {
             },
             (dice) => this.run({ type: 'read-dice', dice }, t('croupier.cmd.read-dice')),
           )
-        : null,
+        : null;
+    const typing = document.activeElement?.classList.contains('dice-typed') === true;
+    replaceChildren(
+      this.parts.steps,
+      procedurePanel(v, this.leverPulls, this.busy, (cmd, label) => this.run(cmd, label), entry),
+      // The dice as revealed (or the last result), to announce them (Art. 3.2).
+      resultPanel(v),
     );
+    // Redrawn while the croupier types the faces: the keyboard stays in the box.
+    const input = this.parts.steps.querySelector<HTMLInputElement>('.dice-typed');
+    if (typing && input !== null) {
+      input.focus();
+      input.setSelectionRange(input.value.length, input.value.length);
+    }
   }
 
   private renderRight(): void {

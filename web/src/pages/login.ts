@@ -1,11 +1,14 @@
 /**
  * `/`: sign in, then go where the role works. A signed-in player or croupier
- * with several tables picks one here.
+ * with several tables picks one here, each table with its name in the page's
+ * language, its stake limits per spot and its phase.
  */
 import { login, tables } from '../api/endpoints.js';
 import type { Me, TableSummary } from '../api/types.js';
 import { homeRoute, lastTable, loadSession, go } from '../app/session.js';
 import { onLanguage, t } from '../i18n/i18n.js';
+import { tableName } from '../i18n/table-name.js';
+import { formatMoney } from '../logic/money.js';
 import { diceRow } from '../ui/dice.js';
 import { h, replaceChildren } from '../ui/dom.js';
 import { shell } from '../ui/shell.js';
@@ -136,14 +139,22 @@ async function chooser(me: Me, card: HTMLElement): Promise<void> {
               h(
                 'span',
                 { class: 'table-item-name' },
-                x.name,
+                h('span', { class: 'table-item-title' }, tableName(x)),
                 h(
                   'small',
                   {},
-                  ` ${x.currency} · ${t(`inspector.shaker.${x.shaker}`)} · ${t('app.round')} ${x.roundNo}`,
+                  ` ${t(`inspector.shaker.${x.shaker}`)} · ${t('app.round')} ${x.roundNo}`,
                 ),
               ),
               phasePill(x.phase),
+              h(
+                'span',
+                { class: 'table-item-limits' },
+                t('player.limits', {
+                  min: formatMoney(x.stakeMinorMin, x.currency),
+                  max: formatMoney(x.stakeMinorMax, x.currency),
+                }),
+              ),
               h('span', { class: 'table-item-links' }, links(x)),
             ),
           ),

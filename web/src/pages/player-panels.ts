@@ -1,6 +1,6 @@
 /** The player page's side panels and chip rack, drawn from the page's state. */
 import { spotById } from '../../../src/rules/index.js';
-import type { HistoryEntry, TableView } from '../api/types.js';
+import type { HistoryEntry, TableView, Triple } from '../api/types.js';
 import type { RollVerdict } from '../app/roll-check.js';
 import { art, lang, t } from '../i18n/i18n.js';
 import { spotName } from '../i18n/spot-names.js';
@@ -78,6 +78,65 @@ export function resultPanel(v: TableView): HTMLElement {
   const el = panel(title, body, v.history.length > 0 ? historyStrip(v.history, 12) : null);
   el.classList.add('panel-result');
   return el;
+}
+
+/** The player's result of a settled round as one sentence: won, lost or even, with the amount. */
+export function netSentence(bets: BetBook, money: (minor: number) => string): string | null {
+  const won = winnings(bets);
+  if (!won.settled) return null;
+  const net = won.returnedMinor - totalStake(bets);
+  if (net > 0) return t('result.won', { amount: money(net) });
+  if (net < 0) return t('result.lost', { amount: money(-net) });
+  return t('result.even');
+}
+
+/**
+ * At the reveal, the round's result where the player's eyes are: in the chip
+ * rack, which stays on screen on a phone however far the layout is scrolled
+ * (betting is closed, so the chips have nothing to do until the next round).
+ * The dice, the total with Small/Big and Odd/Even, and what the round did to
+ * the player: won, lost or even, with the stakes and what came back.
+ */
+export function roundResult(
+  dice: Triple,
+  bets: BetBook,
+  money: (minor: number) => string,
+): HTMLElement {
+  const won = winnings(bets);
+  const net = won.returnedMinor - totalStake(bets);
+  const sentence = netSentence(bets, money);
+  const tone =
+    bets.bets.length === 0 || !won.settled ? 'none' : net > 0 ? 'won' : net < 0 ? 'lost' : 'even';
+  return h(
+    'section',
+    { class: `round-result round-result-${tone}`, 'aria-label': t('result.title') },
+    bigDice(dice, 'big-dice round-dice'),
+    h(
+      'p',
+      { class: 'round-total' },
+      h('span', {}, `${t('app.total')} ${dice[0] + dice[1] + dice[2]}`),
+      resultBadges(dice),
+    ),
+    h(
+      'div',
+      { class: 'round-net' },
+      h(
+        'strong',
+        { class: 'round-net-line' },
+        bets.bets.length === 0 ? t('result.noBets') : (sentence ?? t('result.pending')),
+      ),
+      won.settled
+        ? h(
+            'span',
+            { class: 'round-net-detail' },
+            t('result.detail', {
+              staked: money(totalStake(bets)),
+              returned: money(won.returnedMinor),
+            }),
+          )
+        : null,
+    ),
+  );
 }
 
 /** "Your bets": one line per spot with its total (not one per chip), no inner scroll. */

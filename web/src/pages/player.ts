@@ -7,7 +7,7 @@ import { spotById, type Spot } from '../../../src/rules/index.js';
 import { me as fetchMe, myBets, placeBet, withdrawBet } from '../api/endpoints.js';
 import { ApiError, newKey } from '../api/http.js';
 import type { BatchAnswer, LiveStatus } from '../api/live.js';
-import type { Me, RoundEvent, TableView } from '../api/types.js';
+import type { Me, RoundEvent, TableView, Triple } from '../api/types.js';
 import { RollCheck } from '../app/roll-check.js';
 import { rememberTable } from '../app/session.js';
 import { TableFeed } from '../app/table-feed.js';
@@ -23,11 +23,14 @@ import { h, replaceChildren } from '../ui/dom.js';
 import { LayoutBoard } from '../ui/layout-board.js';
 import { shell } from '../ui/shell.js';
 import { toast, toastError } from '../ui/status.js';
+import { Announcer, diceSentence, eventSentence } from '../ui/announcer.js';
 import { Countdown, tableBar } from '../ui/widgets.js';
 import {
   betsPanel,
   chipRack,
+  netSentence,
   resultPanel,
+  roundResult,
   sealPanel,
   type Trend,
   trendsPanel,
@@ -70,8 +73,8 @@ class PlayerPage implements Page {
     layoutHost: h('div', { class: 'felt' }),
     rack: h('div', { class: 'rack', role: 'toolbar' }),
     side: h('div', { class: 'side' }),
-    announce: h('div', { class: 'sr-only', 'aria-live': 'polite' }),
   };
+  private readonly announcer = new Announcer();
   private readonly cleanup: (() => void)[] = [];
 
   constructor(
@@ -88,7 +91,7 @@ class PlayerPage implements Page {
         h('div', { class: 'play-main' }, this.parts.layoutHost, this.parts.rack),
         this.parts.side,
       ),
-      this.parts.announce,
+      this.announcer.el,
     );
     this.el = shell({ me, tableId, active: 'table' }, this.main);
     // The summary feed: the table's course and this player's own bets, each event applied
@@ -124,6 +127,7 @@ class PlayerPage implements Page {
 
   destroy(): void {
     this.feed.stop();
+    this.announcer.stop();
     for (const c of this.cleanup) c();
   }
 
@@ -153,6 +157,7 @@ class PlayerPage implements Page {
   }
 
   private onEvent(event: RoundEvent): void {
+    this.announce(event);
     // The summary feed sends this player's own bet events only (from this page or another).
     switch (event.type) {
       case 'betting-opened':
@@ -168,7 +173,7 @@ class PlayerPage implements Page {
         break;
       case 'round-settled':
         this.voided = false;
-        void this.loadBets();
+        void this.loadBets().then(() => this.sayResult(event.roundNo, event.dice));
         break;
       case 'prizes-paid':
         void this.loadBalance();
@@ -184,6 +189,26 @@ class PlayerPage implements Page {
         this.render();
         break;
     }
+  }
+
+  /**
+   * The round's moments, said in the page's language. The dice are said once
+   * the round is settled, together with what it did to the player.
+   */
+  private announce(event: RoundEvent): void {
+    if (event.type === 'dice-revealed' || event.type === 'dice-read') return;
+    const seconds =
+      event.type === 'betting-opened' && event.deadlineMs !== null
+        ? Math.round((event.deadlineMs - event.atMs) / 1000)
+        : null;
+    const sentence = eventSentence(event, seconds);
+    if (sentence !== null) this.say(sentence);
+  }
+
+  private sayResult(roundNo: number, dice: Triple): void {
+    if (this.bets.roundNo !== roundNo) return;
+    const net = netSentence(this.bets, (minor) => this.money(minor));
+    this.say(net === null ? diceSentence(dice) : `${diceSentence(dice)}. ${net}.`);
   }
 
   private async loadBets(): Promise<void> {
@@ -312,6 +337,19 @@ class PlayerPage implements Page {
     this.say(t('player.cleared'));
   }
 
+  /**
+   * Why Repeat cannot place last round's bets now, or null when it can. It is
+   * for an empty layout, once a round: a second press would double the bets
+   * without a word, and after a void roll the round's bets stand (Art. 3.4),
+   * so repeating would pile last round's stakes on top of them.
+   */
+  private repeatRefusal(): string | null {
+    if (this.bets.bets.length === 0) return null;
+    const rollNo = this.view?.rollNo ?? 0;
+    const standing = this.bets.bets.some((b) => !book.isWithdrawable(b, rollNo));
+    return t(standing ? 'player.repeatStands' : 'player.repeatUsed');
+  }
+
   /** Places last round's bets again in one socket message (one transaction on the server). */
   private async repeat(): Promise<void> {
     if (this.repeatBets.length === 0) {
@@ -320,6 +358,11 @@ class PlayerPage implements Page {
     }
     if (!this.bettingOpen()) {
       this.refuseClosed();
+      return;
+    }
+    const refusal = this.repeatRefusal();
+    if (refusal !== null) {
+      toast(refusal, 'info');
       return;
     }
     const bets = this.repeatBets
@@ -413,7 +456,7 @@ class PlayerPage implements Page {
   }
 
   private say(text: string): void {
-    this.parts.announce.textContent = text;
+    this.announcer.say(text);
   }
 
   private saveRepeat(bets: book.RepeatBet[]): void {
@@ -444,19 +487,23 @@ class PlayerPage implements Page {
     this.render();
   }
 
+  /** This round's dice once revealed (Art. 3.2), until the next round starts. */
+  private revealedDice(): Triple | null {
+    const v = this.view;
+    if (v === null || v.lastRound === null || v.lastRound.roundNo !== v.roundNo) return null;
+    return v.phase === 'revealed' || v.phase === 'paid' ? v.lastRound.dice : null;
+  }
+
   private render(): void {
     const v = this.view;
     if (v === null) return;
     const chips = this.chips();
     if (!chips.includes(this.chip)) this.chip = chips[0] ?? 0;
-    const settledHere =
-      v.lastRound !== null &&
-      v.lastRound.roundNo === v.roundNo &&
-      (v.phase === 'revealed' || v.phase === 'paid');
+    const settledHere = this.revealedDice() !== null;
     this.board?.update({
       stakes: book.stakesBySpot(this.bets),
       // Art. 3.2: the winning combinations light up once the result is announced.
-      lit: new Set(settledHere ? v.lastRound.winningSpots : []),
+      lit: new Set(settledHere ? v.lastRound?.winningSpots : []),
       wins: settledHere ? winsBySpot(this.bets) : new Map(),
       open: this.bettingOpen(),
       currency: v.currency,
@@ -475,11 +522,12 @@ class PlayerPage implements Page {
   private markLayout(): void {
     const host = this.parts.layoutHost;
     const offline = this.live !== 'live';
-    // After the reveal the lit winners are the news (Art. 3.2): they stay bright.
+    // After the reveal the lit winners are the news (Art. 3.2): they stay bright, the rest dim.
     const showingResult = this.view?.phase === 'revealed' || this.view?.phase === 'paid';
     const closed = !offline && this.view !== null && !this.bettingOpen() && !showingResult;
     host.classList.toggle('felt-offline', offline);
     host.classList.toggle('felt-closed', closed);
+    host.classList.toggle('showing-result', !offline && this.revealedDice() !== null);
     host.dataset['state'] = offline ? t('player.offline') : closed ? t('player.closed') : '';
   }
 
@@ -498,58 +546,18 @@ class PlayerPage implements Page {
     if (v === null) return;
     // Withdrawing is possible only while betting is open, and only this roll's bets (Art. 3.4).
     const canUndo = this.bettingOpen() && book.lastWithdrawable(this.bets, v.rollNo) !== undefined;
+    const repeatRefusal = this.repeatRefusal();
+    const dice = this.revealedDice();
+    const money = (minor: number): string => this.money(minor);
     replaceChildren(
       this.parts.rack,
-      chipRack(this.chips(), this.chip, (value) => {
-        this.chip = value;
-        this.renderRack();
-      }),
-      h(
-        'div',
-        { class: 'actions' },
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'btn',
-            'data-focus': 'undo',
-            'aria-keyshortcuts': 'U',
-            title: t('player.shortcut', { key: 'U' }),
-            disabled: !canUndo,
-            onclick: () => this.run(() => this.withdrawOn(undefined)),
-          },
-          '↶ ',
-          t('player.undo'),
-        ),
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'btn',
-            'data-focus': 'clear',
-            'aria-keyshortcuts': 'C',
-            title: t('player.shortcut', { key: 'C' }),
-            disabled: !canUndo,
-            onclick: () => this.runAlone(() => this.clearAll()),
-          },
-          '✕ ',
-          t('player.clear'),
-        ),
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'btn btn-gold',
-            'data-focus': 'repeat',
-            'aria-keyshortcuts': 'R',
-            title: t('player.shortcut', { key: 'R' }),
-            disabled: this.repeatBets.length === 0 || !this.bettingOpen(),
-            onclick: () => this.runAlone(() => this.repeat()),
-          },
-          '⟳ ',
-          t('player.repeat'),
-        ),
-      ),
+      dice !== null
+        ? roundResult(dice, this.bets, money)
+        : chipRack(this.chips(), this.chip, (value) => {
+            this.chip = value;
+            this.renderRack();
+          }),
+      dice !== null ? null : this.actions(canUndo, repeatRefusal),
       h(
         'dl',
         { class: 'wallet' },
@@ -557,14 +565,64 @@ class PlayerPage implements Page {
           'div',
           {},
           h('dt', {}, t('player.balance')),
-          h('dd', { class: 'balance' }, this.balance === null ? '—' : this.money(this.balance)),
+          h('dd', { class: 'balance' }, this.balance === null ? '—' : money(this.balance)),
         ),
         h(
           'div',
           {},
           h('dt', {}, t('player.atStake')),
-          h('dd', { class: 'at-stake' }, this.money(book.totalStake(this.bets))),
+          h('dd', { class: 'at-stake' }, money(book.totalStake(this.bets))),
         ),
+      ),
+    );
+  }
+
+  /** Undo, Clear and Repeat; Repeat once a round, on an empty layout (repeatRefusal). */
+  private actions(canUndo: boolean, repeatRefusal: string | null): HTMLElement {
+    return h(
+      'div',
+      { class: 'actions' },
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'btn',
+          'data-focus': 'undo',
+          'aria-keyshortcuts': 'U',
+          title: t('player.shortcut', { key: 'U' }),
+          disabled: !canUndo,
+          onclick: () => this.run(() => this.withdrawOn(undefined)),
+        },
+        '↶ ',
+        t('player.undo'),
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'btn',
+          'data-focus': 'clear',
+          'aria-keyshortcuts': 'C',
+          title: t('player.shortcut', { key: 'C' }),
+          disabled: !canUndo,
+          onclick: () => this.runAlone(() => this.clearAll()),
+        },
+        '✕ ',
+        t('player.clear'),
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'btn btn-gold',
+          'data-focus': 'repeat',
+          'aria-keyshortcuts': 'R',
+          title: repeatRefusal ?? t('player.shortcut', { key: 'R' }),
+          disabled: this.repeatBets.length === 0 || !this.bettingOpen() || repeatRefusal !== null,
+          onclick: () => this.runAlone(() => this.repeat()),
+        },
+        '⟳ ',
+        t('player.repeat'),
       ),
     );
   }

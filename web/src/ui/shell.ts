@@ -123,6 +123,19 @@ const NAV_KEYS = ['table', 'croupier', 'board', 'inspector', 'cage', 'floor'] as
 let refreshFrame: (() => void) | null = null;
 onLanguage(() => refreshFrame?.());
 
+/**
+ * The frame of a sign beside the table (the display board): the page alone,
+ * with no top bar, so no navigation and no sign-out on a screen the public
+ * faces. The page draws its own language switch.
+ */
+export function signFrame(active: string, main: HTMLElement): HTMLElement {
+  main.id = 'main';
+  main.tabIndex = -1;
+  setTitle(active);
+  refreshFrame = () => setTitle(active);
+  return h('div', { class: 'app app-sign' }, main);
+}
+
 export function shell(options: ShellOptions, main: HTMLElement): HTMLElement {
   main.id = 'main';
   main.tabIndex = -1;

@@ -2,6 +2,7 @@
 import type { LiveStatus } from '../api/live.js';
 import type { HistoryEntry, Phase, TableView, Triple } from '../api/types.js';
 import { t } from '../i18n/i18n.js';
+import { tableName } from '../i18n/table-name.js';
 import { secondsLeft } from '../logic/clock.js';
 import { bigSmallOf, oddEvenOf } from '../logic/roadmap.js';
 import { die, diceRow } from './dice.js';
@@ -17,6 +18,7 @@ export function phasePill(phase: Phase): HTMLElement {
  */
 export function tableBar(
   v: {
+    readonly id: string;
     readonly name: string;
     readonly roundNo: number;
     readonly rollNo: number;
@@ -27,7 +29,7 @@ export function tableBar(
   live: LiveStatus,
 ): HTMLElement[] {
   return [
-    h('h1', { class: 'table-name' }, v.name),
+    h('h1', { class: 'table-name' }, tableName(v)),
     h(
       'span',
       { class: 'round-no' },
@@ -77,12 +79,12 @@ export class Countdown {
   private readonly ring: SVGElement;
   private readonly text: HTMLElement;
 
-  constructor() {
+  constructor(className = 'countdown') {
     this.ring = svg('circle', { cx: 50, cy: 50, r: 44, class: 'ring-fg', pathLength: 100 });
     this.text = h('span', { class: 'countdown-num' });
     this.el = h(
       'div',
-      { class: 'countdown', role: 'timer', 'aria-live': 'off' },
+      { class: className, role: 'timer', 'aria-live': 'off' },
       svg(
         'svg',
         { viewBox: '0 0 100 100', class: 'ring', 'aria-hidden': 'true' },
