@@ -327,7 +327,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the table's screens in Chromium (issue 24)", ()
     await page.context().close();
   }, 180_000);
 
-  it('on a lever table the croupier enters the dice without scrolling; no console text under 12 px', async () => {
+  it('on a lever table the croupier enters the dice without scrolling; no console text under 12 px; a win is a banner', async () => {
     const page = await open('croupier');
     await signIn(page, 'croupier');
     await page.locator(`.table-list a[href="#/croupier/${L}"]`).click();
@@ -345,6 +345,16 @@ describe.skipIf(!HAVE_CHROMIUM)("the table's screens in Chromium (issue 24)", ()
     }
     await page.locator('.table-bar .phase-pill.phase-shaken').waitFor();
     await step('open-betting', 'betting');
+    // Player One bets on Small and watches; the dice the croupier reads below make it win.
+    await api('player1', 'POST', `/tables/${L}/bets`, {
+      betId: `b-${randomBytes(6).toString('hex')}`,
+      spot: 'small',
+      stakeMinor: L_LIMITS.stakeMinorMin,
+    });
+    const player = await open('player-lever');
+    await signIn(player, 'player1');
+    await player.goto(`${base}/#/table/${L}`);
+    await player.locator('.felt .spot[data-spot="small"] .stake').waitFor();
     await step('ring-bell', 'closed');
     await step('lift-dome', 'lifted');
     const submit = page.locator('[data-focus="dice-submit"]');
@@ -375,7 +385,19 @@ describe.skipIf(!HAVE_CHROMIUM)("the table's screens in Chromium (issue 24)", ()
     await page.locator('.table-bar .phase-pill.phase-revealed').waitFor();
     const view = await api<View>('supervisor', 'GET', `/tables/${L}`);
     expect(view.lastRound!.dice).toEqual([2, 2, 5]);
+    // Total 9: Small wins even money (Art. 5.1). The player's rack is a gold banner that says so.
+    const won = player.locator('.rack .round-result.round-result-won');
+    await won.waitFor();
+    for (const lang of LANGS) {
+      await speak(player, lang);
+      await textIs(
+        won.locator('.round-net-line'),
+        say(lang, 'result.won', { amount: money(L_LIMITS.stakeMinorMin) }),
+      );
+      await shoot(player, `28-player-win-${lang}`);
+    }
     await step('pay-all', 'paid');
+    await player.context().close();
     await page.context().close();
   }, 90_000);
 
