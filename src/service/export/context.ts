@@ -74,21 +74,18 @@ export async function planExport(reader: SnapshotReader, scope: ExportScope): Pr
   };
 }
 
-/** A table's round in progress (or last), settings in force and the decisions behind its adoptions. */
+/**
+ * A table's round in progress (or last), the decisions behind its adoptions,
+ * and the settings in force from before the first of them to the range.
+ */
 async function tableContext(
   reader: SnapshotReader,
   tableId: string,
   fromSeq: number,
   adoptions: readonly JournalEntryOf<'house-options-adopted'>[],
 ): Promise<JournalEntry[]> {
-  const round = await lastRound(reader, tableId, fromSeq);
   const before = { fromSeq: 1, toSeq: fromSeq - 1 };
-  const start = round[0]?.seq ?? fromSeq;
-  const [inForce] = await indexed(reader, tableId, SETTINGS, { fromSeq: 1, toSeq: start - 1 }, 1);
-  const settings = await indexed(reader, tableId, SETTINGS, {
-    fromSeq: (inForce?.seq ?? 0) + 1,
-    toSeq: fromSeq - 1,
-  });
+  const round = await lastRound(reader, tableId, fromSeq);
   const [lastAdoption] = await indexed(reader, tableId, ['house-options-adopted'], before, 1);
   const adopted = new Set(adoptions.map((a) => a.payload.proposalId));
   if (lastAdoption !== undefined) adopted.add(lastAdoption.payload.proposalId);
@@ -98,13 +95,13 @@ async function tableContext(
       : (await indexed(reader, tableId, DECISIONS, before)).filter((d) =>
           adopted.has(d.payload.proposalId),
         );
-  return [
-    ...round,
-    ...(inForce === undefined ? [] : [inForce]),
-    ...settings,
-    ...(lastAdoption === undefined ? [] : [lastAdoption]),
-    ...decisions,
-  ];
+  const found = [...round, ...(lastAdoption === undefined ? [] : [lastAdoption]), ...decisions];
+  // The settings in force at the first of them, and every change of them since.
+  const first = Math.min(fromSeq, ...found.map((e) => e.seq));
+  const [inForce] = await indexed(reader, tableId, SETTINGS, { fromSeq: 1, toSeq: first - 1 }, 1);
+  const since = { fromSeq: (inForce?.seq ?? 0) + 1, toSeq: fromSeq - 1 };
+  const settings = await indexed(reader, tableId, SETTINGS, since);
+  return [...found, ...(inForce === undefined ? [] : [inForce]), ...settings];
 }
 
 /**
