@@ -18,6 +18,7 @@ import {
 } from '../../journal/index.js';
 import type { Currency, SnapshotReader, Transfer } from '../../ledger/index.js';
 import { isRecord } from '../../rules/index.js';
+import type { ServiceErrorCode } from '../refusal.js';
 import { type ExportScope, planExport } from './context.js';
 import {
   accountRecord,
@@ -60,7 +61,10 @@ export interface ExportSummary {
 /** A range or table that cannot be exported: the caller's input, not a fault of the database. */
 export class ExportRequestError extends Error {
   constructor(
-    readonly code: 'export_range_invalid' | 'unknown_table' | 'journal_empty',
+    readonly code: Extract<
+      ServiceErrorCode,
+      'export_range_invalid' | 'unknown_table' | 'journal_empty'
+    >,
     message: string,
   ) {
     super(message);
