@@ -43,7 +43,9 @@ if (!HAVE_CHROMIUM)
     `\nSKIPPED: test/export-web-e2e.test.ts — ${CHROMIUM} is not installed.\n\n`,
   );
 
-async function inspectorPage(): Promise<Page> {
+const SUPERVISOR_PASSWORD = 'the floor is mine 2026';
+
+async function inspectorPage(username = 'inspector', password = DEMO_PASSWORD): Promise<Page> {
   const context = await browser!.newContext({
     viewport: DESKTOP,
     locale: 'en-US',
@@ -57,10 +59,10 @@ async function inspectorPage(): Promise<Page> {
     throw new Error(`inspector: ${error.message}`);
   });
   await page.goto(`${base}/#/`);
-  await page.locator('#login-user').fill('inspector');
-  await page.locator('#login-pass').fill(DEMO_PASSWORD);
+  await page.locator('#login-user').fill(username);
+  await page.locator('#login-pass').fill(password);
   await page.locator('button[type=submit]').click();
-  await page.waitForURL(/#\/inspector/);
+  await page.waitForURL(/#\/(inspector|floor)/);
   return page;
 }
 
@@ -102,7 +104,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the inspector's export in Chromium", () => {
     base = `http://127.0.0.1:${port}`;
     server = await ServeProcess.start(
       ['--data', dataDir, '--port', String(port), '--demo'],
-      { CUSSEC_LOG_LEVEL: 'warn', CUSSEC_SUPERVISOR_PASSWORD: 'the floor is mine 2026' },
+      { CUSSEC_LOG_LEVEL: 'warn', CUSSEC_SUPERVISOR_PASSWORD: SUPERVISOR_PASSWORD },
       90_000,
     );
     browser = await chromium.launch({
@@ -162,6 +164,17 @@ describe.skipIf(!HAVE_CHROMIUM)("the inspector's export in Chromium", () => {
     await inLanguages(page, 'export-02-passed', (lang) =>
       page.getByText(DICT['export.ok'][lang].replace('{file}', '')).first().waitFor(),
     );
+  });
+
+  it("gives a supervisor the check but not the download, which is the inspector's", async () => {
+    const supervisor = await inspectorPage('supervisor', SUPERVISOR_PASSWORD);
+    await supervisor.goto(`${base}/#/inspector`);
+    await supervisor.locator('#tab-export').click();
+    await supervisor.getByRole('heading', { name: DICT['export.verifyTitle'].en }).waitFor();
+    expect(await supervisor.locator('[data-focus="export-download"]').count()).toBe(0);
+    await supervisor.locator('#export-file').setInputFiles(downloaded);
+    await supervisor.locator('.export-verdict .verify-ok').waitFor();
+    await supervisor.context().close();
   });
 
   it('names the entry and the reason when a settlement was forged one avo up', async () => {

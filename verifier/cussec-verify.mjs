@@ -727,6 +727,18 @@ class Checker {
     this.holidayYears = new Map();
     /** @type {Map<string, { mark: string, rounds: number }>} */
     this.marked = new Map();
+    /** Whether the entry under its rules is from the context: the summary counts the range only. */
+    this.inContext = false;
+  }
+
+  /**
+   * Adds to a count of the summary, for an entry of the range.
+   * @param {'adoptions' | 'forfeits' | 'forfeitedMinor' | 'betsPlaced' | 'betsWithdrawn' | 'voidRolls'
+   *   | 'readings' | 'reveals' | 'rounds' | 'betsSettled' | 'stakesMinor' | 'returnsMinor' | 'roundsPaid'} key
+   * @param {number} n
+   */
+  count(key, n) {
+    if (!this.inContext) this.stats[key] += n;
   }
 
   // ----- lines and records
@@ -1062,6 +1074,7 @@ class Checker {
       counts[e.type] = (counts[e.type] ?? 0) + 1;
     }
     if (!byRule) return;
+    this.inContext = isContext;
     const transfers = this.rule(e, isContext);
     if (!isContext) this.expected = { seq: e.seq, transfers, next: 0 };
   }
@@ -1365,7 +1378,7 @@ class Checker {
         `proposal ${id} was requested on ${proposal.requestDate} for ${proposal.adoptionDate}: ${days} working day(s) between them, Art. 8 asks for three`,
         '8',
       );
-    this.stats.adoptions++;
+    this.count('adoptions', 1);
   }
 
   /**
@@ -1430,8 +1443,8 @@ class Checker {
     if (p['transferId'] !== id)
       fail('forfeit_mismatch', `the forfeit's transfer is not ${id}`, '11');
     table.forfeited.add(playerId);
-    this.stats.forfeits++;
-    this.stats.forfeitedMinor += forfeit;
+    this.count('forfeits', 1);
+    this.count('forfeitedMinor', forfeit);
     const reference = `round:${table.id}:${roundNo}`;
     return [transfer(e, id, `wallet:${playerId}`, 'sar', forfeit, 'art11-forfeit', reference)];
   }
@@ -1620,7 +1633,7 @@ class Checker {
     const mark = String(authorization['mark']);
     if (mark !== 'dicj') {
       const seen = this.marked.get(table.id) ?? { mark, rounds: 0 };
-      if (table.rollNo === 1) seen.rounds++;
+      if (table.rollNo === 1 && !this.inContext) seen.rounds++;
       this.marked.set(table.id, seen);
     }
     const commitment = textOrNull(p, 'commitmentHex', 'payload');
@@ -1672,7 +1685,7 @@ class Checker {
     table.usedBetIds.add(bet.betId);
     table.bets.push(bet);
     this.checkTotals(table, p, null);
-    this.stats.betsPlaced++;
+    this.count('betsPlaced', 1);
     const ref = `round:${table.id}:${table.roundNo}`;
     return [
       transfer(
@@ -1704,7 +1717,7 @@ class Checker {
       );
     table.bets.splice(at, 1);
     this.checkTotals(table, p, null);
-    this.stats.betsWithdrawn++;
+    this.count('betsWithdrawn', 1);
     const ref = `round:${table.id}:${table.roundNo}`;
     return [
       transfer(
@@ -1783,7 +1796,7 @@ class Checker {
     if (table.options.shaker === 'electronic') {
       const opened = object(seal, 'payload.voidedRoll');
       this.checkSeal(table, opened, 'voided roll');
-      this.stats.voidRolls++;
+      this.count('voidRolls', 1);
     } else if (seal !== null) fail('entry_malformed', 'a lever roll has no seal to open');
     return [];
   }
@@ -1832,10 +1845,10 @@ class Checker {
     this.step(table, e.type, ['lifted'], 'read', '3.2');
     if (lever) {
       table.dice = dice(p, 'dice', 'payload');
-      this.stats.readings++;
+      this.count('readings', 1);
     } else {
       table.dice = this.checkSeal(table, p, 'reveal');
-      this.stats.reveals++;
+      this.count('reveals', 1);
     }
     return [];
   }
@@ -1897,10 +1910,10 @@ class Checker {
         '3.2',
       );
     table.returns = /** @type {number[]} */ (recorded);
-    this.stats.rounds++;
-    this.stats.betsSettled += table.bets.length;
-    this.stats.stakesMinor += stakes;
-    this.stats.returnsMinor += returns;
+    this.count('rounds', 1);
+    this.count('betsSettled', table.bets.length);
+    this.count('stakesMinor', stakes);
+    this.count('returnsMinor', returns);
     return [];
   }
 
@@ -1925,7 +1938,7 @@ class Checker {
         `round ${table.roundNo} pays ${String(p['payoutCount'])} prizes, its settlement ${payouts}`,
         '4',
       );
-    this.stats.roundsPaid++;
+    this.count('roundsPaid', 1);
     const t = table.id;
     const r = table.roundNo;
     const ref = `round:${t}:${r}`;

@@ -50,7 +50,11 @@ export interface ExportPanel {
   render(tables: readonly TableSummary[]): void;
 }
 
-export function exportPanel(): ExportPanel {
+/**
+ * `canExport`: the download is the inspector's (GET /journal/export); a
+ * supervisor, who reads this page too, may still check a file given to them.
+ */
+export function exportPanel(canExport: boolean): ExportPanel {
   const el = h('div', { class: 'export-panel' });
   const form = { from: '', to: '', table: '' };
   let tables: readonly TableSummary[] = [];
@@ -61,7 +65,7 @@ export function exportPanel(): ExportPanel {
   const draw = (): void =>
     replaceChildren(
       el,
-      panel(t('export.title'), downloadForm()),
+      canExport ? panel(t('export.title'), downloadForm()) : null,
       panel(t('export.verifyTitle'), verifyForm()),
     );
 

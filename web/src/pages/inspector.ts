@@ -62,7 +62,7 @@ export function inspectorPage(me: Me, tableId: string | undefined): Page {
   };
   const body = h('div', { class: 'tab-body', role: 'tabpanel', id: 'inspector-panel' });
   // Kept across renders: what the inspector typed and the file checked stay.
-  const exporter = exportPanel();
+  const exporter = exportPanel(me.user.role === 'inspector');
 
   const load = async (what: () => Promise<void>): Promise<void> => {
     try {
