@@ -19,6 +19,8 @@ export function buildWebIfStale(): void {
     newest(join(ROOT, 'web')),
     newest(join(ROOT, 'src', 'rules')),
     newest(join(ROOT, 'src', 'math')),
+    // The inspector's page bundles the export's verifier.
+    newest(join(ROOT, 'verifier')),
   );
   if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
   execFileSync(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', 'web', '--logLevel', 'warn'], {

@@ -7,11 +7,12 @@ import { Command, CommanderError } from 'commander';
 import { COMMANDS } from './commands/index.js';
 import { report } from './errors.js';
 import { type Io, processIo } from './io.js';
+import { CUSSEC_VERSION } from '../version.js';
 
 export function buildProgram(io: Io): Command {
   const program = new Command('cussec')
     .description("Sic Bo («Cussec») as Macau's Despacho Regulamentar Externo n.º 57/2004 lays down")
-    .version('0.1.0')
+    .version(CUSSEC_VERSION)
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),

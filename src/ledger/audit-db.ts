@@ -26,7 +26,12 @@ import {
   toJournalEntry,
   TRANSFER_COLUMNS,
 } from './sql-columns.js';
-import { PAGE_ROWS_MAX, type StoreLocation } from './store.js';
+import {
+  type IndexedJournalQuery,
+  indexedTypesSql,
+  PAGE_ROWS_MAX,
+  type StoreLocation,
+} from './store.js';
 import type { Account, Transfer } from './types.js';
 
 export type SeqTransfer = Transfer & { readonly seq: number };
@@ -55,6 +60,23 @@ export interface SnapshotReader extends JournalReader {
   listAccounts(query: { readonly afterId: string; readonly limit: number }): Promise<Account[]>;
   /** The checkpoint at `seq`, or the newest one; undefined when there is none. */
   auditCheckpoint(seq: number | 'latest'): Promise<AuditCheckpointRow | undefined>;
+  /** A table's entries with afterSeq < seq < beforeSeq, by the index of the journal by table. */
+  readTableJournal(query: TableJournalQuery): Promise<JournalEntry[]>;
+  /** Entries of the indexed types, as Store.readIndexedJournal reads them. */
+  readIndexedJournal(query: IndexedJournalQuery): Promise<JournalEntry[]>;
+  /** The transfers with these references, in posting order. */
+  transfersByReferences(references: readonly string[]): Promise<SeqTransfer[]>;
+  /** Ids of every table, in id order. */
+  listTables(): Promise<string[]>;
+}
+
+export interface TableJournalQuery {
+  readonly tableId: string;
+  readonly afterSeq: number;
+  readonly beforeSeq: number;
+  readonly limit: number;
+  /** Newest first instead of oldest first. */
+  readonly newestFirst?: boolean;
 }
 
 export interface AuditDb {
@@ -80,22 +102,28 @@ interface Dialect {
   /** `id` is one of a list given as one parameter. */
   readonly idIn: string;
   readonly idList: (ids: readonly string[]) => unknown;
+  /** SQLite uses a partial index only when told (as the store's reads do). */
+  readonly indexedBy: (index: string) => string;
 }
 
 const SQLITE_DIALECT: Dialect = {
   byteOrder: '',
   idIn: 'IN (SELECT value FROM json_each(?))',
   idList: (ids) => JSON.stringify(ids),
+  indexedBy: (index) => `INDEXED BY ${index}`,
 };
 
 const PG_DIALECT: Dialect = {
   byteOrder: ' COLLATE "C"',
   idIn: '= ANY(?::text[])',
   idList: (ids) => ids,
+  indexedBy: () => '',
 };
 
-function snapshotReader(all: Query, { byteOrder, idIn, idList }: Dialect): SnapshotReader {
+function snapshotReader(all: Query, dialect: Dialect): SnapshotReader {
+  const { byteOrder, idIn, idList } = dialect;
   return {
+    ...exportReads(all, dialect),
     async readJournal({ fromSeq, limit }) {
       const rows = await all<JournalRow>(
         `SELECT ${JOURNAL_COLUMNS} FROM journal WHERE seq >= ? ORDER BY seq LIMIT ?`,
@@ -140,6 +168,51 @@ function snapshotReader(all: Query, { byteOrder, idIn, idList }: Dialect): Snaps
               seq,
             );
       return rows[0];
+    },
+  };
+}
+
+/** The reads an export adds to the audit's: a table's entries, indexed ones, transfers by reference. */
+function exportReads(
+  all: Query,
+  { byteOrder, idIn, idList, indexedBy }: Dialect,
+): Pick<
+  SnapshotReader,
+  'readTableJournal' | 'readIndexedJournal' | 'transfersByReferences' | 'listTables'
+> {
+  return {
+    async readTableJournal({ tableId, afterSeq, beforeSeq, limit, newestFirst }) {
+      const rows = await all<JournalRow>(
+        `SELECT ${JOURNAL_COLUMNS} FROM journal WHERE table_id = ? AND seq > ? AND seq < ?
+          ORDER BY seq ${newestFirst === true ? 'DESC' : 'ASC'} LIMIT ?`,
+        tableId,
+        afterSeq,
+        beforeSeq,
+        pageLimit(limit, PAGE_ROWS_MAX),
+      );
+      return rows.map(toJournalEntry);
+    },
+    async readIndexedJournal(query) {
+      const table = query.tableId === null ? 'table_id IS NULL' : 'table_id = ?';
+      const rows = await all<JournalRow>(
+        `SELECT ${JOURNAL_COLUMNS} FROM journal ${indexedBy('journal_by_table_type')}
+          WHERE ${table} AND ${indexedTypesSql(query.types)} AND seq > ? AND seq < ?
+          ORDER BY seq ${query.newestFirst === true ? 'DESC' : 'ASC'} LIMIT ?`,
+        ...(query.tableId === null ? [] : [query.tableId]),
+        query.afterSeq ?? 0,
+        query.beforeSeq ?? Number.MAX_SAFE_INTEGER,
+        pageLimit(query.limit, PAGE_ROWS_MAX),
+      );
+      return rows.map(toJournalEntry);
+    },
+    transfersByReferences: (references) =>
+      all<SeqTransfer>(
+        `SELECT seq, ${TRANSFER_COLUMNS} FROM transfers WHERE reference ${idIn} ORDER BY seq`,
+        idList(references),
+      ),
+    async listTables() {
+      const rows = await all<{ id: string }>(`SELECT id FROM tables ORDER BY id${byteOrder}`);
+      return rows.map((r) => r.id);
     },
   };
 }

@@ -43,5 +43,7 @@ export {
   type AuditCheckpointRow,
   type AuditDb,
   openAuditDb,
+  type SeqTransfer,
   type SnapshotReader,
+  type TableJournalQuery,
 } from './audit-db.js';

@@ -35,6 +35,7 @@ import { cageRoutes } from './routes/cage.js';
 import { complianceRoutes } from './routes/compliance.js';
 import { healthRoutes } from './routes/health.js';
 import { inspectorRoutes } from './routes/inspector.js';
+import { exportRoutes } from './routes/export.js';
 import { journalRoutes } from './routes/journal.js';
 import { sessionRoutes } from './routes/session.js';
 import { tableRoutes } from './routes/tables.js';
@@ -270,6 +271,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   cageRoutes(fastify, ctx);
   userRoutes(fastify, ctx);
   journalRoutes(fastify, ctx);
+  exportRoutes(fastify, ctx);
   inspectorRoutes(fastify, ctx);
   complianceRoutes(fastify, ctx);
   socketRoutes(fastify, ctx);

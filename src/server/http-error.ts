@@ -90,6 +90,7 @@ export function statusOf(code: ApiErrorCode): number {
     case 'invalid_request':
     case 'invalid_table_settings':
     case 'weak_password':
+    case 'export_range_invalid':
       // Settings that do not fit together can never be taken, whatever the table's state.
       return 400;
     case 'not_bet_owner':

@@ -30,13 +30,17 @@ describe('/openapi.json', () => {
           const success = Object.entries(operation.responses).find(([status]) =>
             status.startsWith('2'),
           );
-          const schema = success?.[1].content?.['application/json']?.schema;
+          // JSON, or for an answer in another format only (the export's NDJSON), that format.
+          const content = success?.[1].content ?? {};
+          const schema = (content['application/json'] ?? Object.values(content)[0])?.schema;
           // A 204 answers nothing, so there is nothing to describe.
           (schema === undefined && success?.[0] !== '204' ? undescribed : described).push(key);
         }
       }
       expect(undescribed).toEqual([]);
       expect(described).toContain('GET /api/v1/journal');
+      const exported = doc.paths['/api/v1/journal/export']!['get']!.responses['200']!;
+      expect(Object.keys(exported.content ?? {})).toEqual(['application/x-ndjson; charset=utf-8']);
       // A daily report answers JSON, or CSV or HTML as text.
       const report = doc.paths['/api/v1/tables/{tableId}/reports/daily']!['get']!.responses['200']!;
       expect(Object.keys(report.content ?? {})).toEqual([

@@ -72,12 +72,14 @@ function operation(spec: RouteSpec): object {
       [success]:
         success === '204'
           ? { description: 'done; no content' }
-          : spec.response === undefined
+          : spec.response === undefined && spec.textAnswers === undefined
             ? { description: 'done' }
             : {
                 description: 'done',
                 content: {
-                  'application/json': { schema: jsonSchema(spec.response, 'output') },
+                  ...(spec.response === undefined
+                    ? {}
+                    : { 'application/json': { schema: jsonSchema(spec.response, 'output') } }),
                   ...Object.fromEntries(
                     (spec.textAnswers ?? []).map((type) => [type, { schema: { type: 'string' } }]),
                   ),

@@ -177,6 +177,11 @@ const ROWS: Record<string, Row> = {
     access: ['inspector', 'supervisor'],
     url: () => '/api/v1/journal/verify',
   },
+  // The regulator's file: the inspector's alone (docs/export-format.md).
+  'GET /api/v1/journal/export': {
+    access: ['inspector'],
+    url: () => '/api/v1/journal/export?from=1&to=3',
+  },
   'GET /api/v1/tables/:tableId/house-options': {
     access: ['supervisor', 'inspector'],
     url: () => `/api/v1/tables/${IDLE}/house-options`,

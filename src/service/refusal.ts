@@ -32,6 +32,9 @@ export const SERVICE_ERROR_CODES = [
   'holiday_list_invalid',
   'audit_checkpoint_unknown',
   'audit_busy',
+  'export_range_invalid',
+  'export_busy',
+  'journal_empty',
   'shutting_down',
 ] as const;
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Io } from '../io.js';
 import { registerAudit } from './audit.js';
 import { registerBackup } from './backup.js';
+import { registerExport } from './export.js';
 import { registerServe } from './serve.js';
 import { registerOdds } from './odds.js';
 import { registerPlay } from './play.js';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly Register[] = [
   registerRngTest,
   registerVerifyRoll,
   registerAudit,
+  registerExport,
   registerBackup,
   registerPlay,
   registerRecall,

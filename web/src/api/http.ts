@@ -80,3 +80,20 @@ export async function api<T>(
 }
 
 export const get = <T>(path: string): Promise<T> => api<T>('GET', path);
+
+/** A file the API sends as a download: its bytes and the name its Content-Disposition gives. */
+export async function getFile(path: string): Promise<{ blob: Blob; fileName: string | null }> {
+  let response: Response;
+  try {
+    response = await fetch(API_BASE + path, { credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, { code: 'network', message: 'The server cannot be reached.' });
+  }
+  if (!response.ok) {
+    const parsed: unknown = await response.json().catch(() => undefined);
+    throw new ApiError(response.status, errorBody(response.status, parsed));
+  }
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? null;
+  return { blob: await response.blob(), fileName };
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, PHASES } from '../../../src/table/types.js';
 import { REJECTION_CODES } from '../../../src/table/rejections.js';
+import { FAILURE_CODES } from '../../../verifier/cussec-verify.mjs';
 import { DICT } from './dict.js';
 import { fill, initialLang, LANGS, translate } from './i18n.js';
 import { CODES_WITH_AMOUNTS, errorSentence, PLAYER_ERROR_CODES } from './errors.js';
@@ -60,9 +61,23 @@ describe('the dictionary', () => {
       'shutting_down',
       'internal_error',
       'cross_origin',
+      // The inspector's export.
+      'export_range_invalid',
+      'export_busy',
+      'journal_empty',
     ]);
     for (const key of Object.keys(DICT).filter((k) => k.startsWith('err.')))
       expect(known.has(key.slice(4)), key).toBe(true);
+  });
+});
+
+describe("the export verifier's reasons", () => {
+  it('has a sentence for every code the verifier fails with', () => {
+    for (const code of FAILURE_CODES) expect(DICT, code).toHaveProperty(`verifier.${code}`);
+    const sentences = Object.keys(DICT).filter((k) => k.startsWith('verifier.'));
+    expect(sentences.map((k) => k.slice('verifier.'.length)).sort()).toEqual(
+      [...FAILURE_CODES].sort(),
+    );
   });
 });
 

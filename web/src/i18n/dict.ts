@@ -897,6 +897,251 @@ export const DICT = {
     'Desactivar {name}? As sessões terminam já.',
     'Disable {name}? Their sessions end at once.',
   ),
+  // The inspector's export and its check in the browser (pages/inspector-export.ts).
+  'inspector.export': e('匯出與核對', 'Exportar e verificar', 'Export and verify'),
+  'export.title': e(
+    '供獨立核對的匯出檔',
+    'Exportação para verificação independente',
+    'Export for an independent verifier',
+  ),
+  'export.intro': e(
+    '任何監管機構都可用自己的程式核對此檔案：範圍內的日誌紀錄，連同核對所需的一切（格式見 docs/export-format.md）。',
+    'Um ficheiro que qualquer regulador pode verificar com um programa seu: as entradas do diário no intervalo e tudo o que as verificações precisam (formato em docs/export-format.md).',
+    "A file any regulator can check with a program of its own: the journal's entries in the range, with everything the checks need (the format is in docs/export-format.md).",
+  ),
+  'export.from': e('由第幾條', 'Da entrada', 'From entry'),
+  'export.to': e('至第幾條', 'Até à entrada', 'To entry'),
+  'export.whole': e(
+    '兩者留空即匯出整個日誌及賬目。',
+    'Ambos em branco: o diário e o razão inteiros.',
+    'Both empty: the whole journal and ledger.',
+  ),
+  'export.allTables': e('所有賭枱', 'Todas as mesas', 'Every table'),
+  'export.download': e('下載匯出檔', 'Descarregar a exportação', 'Download the export'),
+  'export.downloading': e('匯出中…', 'A exportar…', 'Exporting…'),
+  'export.downloaded': e(
+    '已下載 {file}（{size}）：第 {from} 至 {to} 條紀錄。',
+    'Descarregado {file} ({size}): entradas {from} a {to}.',
+    'Downloaded {file} ({size}): entries {from} to {to}.',
+  ),
+  'export.head': e(
+    '匯出時日誌的最後一條紀錄：第 {seq} 條，雜湊',
+    'Última entrada do diário ao exportar: {seq}, hash',
+    "The journal's last entry when exported: {seq}, hash",
+  ),
+  'export.badSeq': e(
+    '序號須為由 1 起的整數。',
+    'Uma entrada é um número inteiro a partir de 1.',
+    'An entry is a whole number from 1.',
+  ),
+  'export.verifyTitle': e(
+    '在此核對匯出檔',
+    'Verificar uma exportação aqui',
+    'Verify an export here',
+  ),
+  'export.verifyIntro': e(
+    '檔案只在此瀏覽器內讀取，絕不上載；核對內容與 verifier/cussec-verify.mjs 相同。',
+    'O ficheiro é lido neste navegador e nunca é enviado; as verificações são as de verifier/cussec-verify.mjs.',
+    'The file is read in this browser and never uploaded; the checks are those of verifier/cussec-verify.mjs.',
+  ),
+  'export.pick': e('選擇檔案…', 'Escolher ficheiro…', 'Choose a file…'),
+  'export.checking': e(
+    '正在核對 {file}：{pct}%',
+    'A verificar {file}: {pct}%',
+    'Checking {file}: {pct}%',
+  ),
+  'export.ok': e(
+    '全部核對通過：{file}',
+    'Todas as verificações passam: {file}',
+    'Every check holds: {file}',
+  ),
+  'export.failAt': e(
+    '核對失敗：第 {seq} 條紀錄（檔案第 {line} 行）',
+    'Falhou na entrada {seq} (linha {line} do ficheiro)',
+    'Failed at entry {seq} (line {line} of the file)',
+  ),
+  'export.failLine': e(
+    '核對失敗：檔案第 {line} 行',
+    'Falhou na linha {line} do ficheiro',
+    'Failed at line {line} of the file',
+  ),
+  'export.detail': e(
+    '核對程式的訊息（英文）',
+    'Mensagem do verificador (em inglês)',
+    "The verifier's message",
+  ),
+  'export.sum.whole': e(
+    '整個日誌及賬目',
+    'O diário e o razão inteiros',
+    'The whole journal and ledger',
+  ),
+  'export.sum.range': e(
+    '日誌第 {from} 至 {to} 條',
+    'Entradas {from} a {to} do diário',
+    'Journal entries {from} to {to}',
+  ),
+  'export.sum.table': e(
+    '按規則核對的賭枱：{table}',
+    'Mesa verificada pelas regras: {table}',
+    'Table checked by rule: {table}',
+  ),
+  'export.sum.chain': e(
+    '雜湊鏈：由錨點（第 {anchor} 條）至第 {last} 條，共 {n} 條紀錄，雜湊',
+    'Cadeia: {n} entradas, da âncora (entrada {anchor}) à entrada {last}, hash',
+    'Hash chain: {n} entries from the anchor (entry {anchor}) to entry {last}, hash',
+  ),
+  'export.sum.context': e(
+    '範圍之前的紀錄：{n} 條',
+    'Entradas anteriores ao intervalo: {n}',
+    'Entries from before the range: {n}',
+  ),
+  'export.sum.byRule': e(
+    '按規則核對：{n} 條',
+    'Verificadas pelas regras: {n}',
+    'Checked by rule: {n}',
+  ),
+  'export.sum.chainOnly': e(
+    '只核對雜湊鏈：{n} 條',
+    'Verificadas só pela cadeia: {n}',
+    'Checked by chain only: {n}',
+  ),
+  'export.sum.rounds': e(
+    '已結算 {n} 局（按第5至7條重新計算），{bets} 注',
+    '{n} jogadas liquidadas (recalculadas pelos Arts. 5 a 7), {bets} apostas',
+    '{n} rounds settled (recomputed by Arts. 5–7), {bets} bets',
+  ),
+  'export.sum.money': e(
+    '投注 {staked}，派回 {returned}',
+    'Apostado {staked}, devolvido {returned}',
+    'Staked {staked}, returned {returned}',
+  ),
+  'export.sum.seals': e(
+    '已開啟的擲骰封存（第2.1條）：{n}',
+    'Selos abertos (Art. 2.1): {n}',
+    'Seals opened (Art. 2.1): {n}',
+  ),
+  'export.sum.transfers': e(
+    '與紀錄相符的轉賬：{n}',
+    'Transferências conformes às entradas: {n}',
+    'Transfers matching their entries: {n}',
+  ),
+  'export.sum.accounts': e(
+    '結餘相符的賬戶：{n}（合計為零）',
+    'Contas conferidas: {n} (somam zero)',
+    'Accounts balanced: {n} (summing to zero)',
+  ),
+  'export.sum.adoptions': e(
+    '經許可並及時提出的莊家選項採用（第8條）：{n}',
+    'Opções da casa adoptadas com autorização e a tempo (Art. 8): {n}',
+    'House options adopted with authorization, in time (Art. 8): {n}',
+  ),
+  'export.sum.forfeits': e(
+    '撥歸特區的彩金（第10/2012號法律第11條）：{n}',
+    'Prémios revertidos para a RAEM (Lei 10/2012, art. 11): {n}',
+    'Winnings forfeited to the SAR (Lei 10/2012, art. 11): {n}',
+  ),
+  'export.sum.marked': e(
+    '賭枱 {table} 有 {n} 局在標示為「{mark}」的選項下進行，並非博監局許可（第8條）',
+    'A mesa {table} jogou {n} jogadas com opções marcadas «{mark}»: não é uma autorização da DICJ (Art. 8)',
+    'Table {table} played {n} rounds under options marked {mark}: not a DICJ authorization (Art. 8)',
+  ),
+  'export.mark.simulation': e('模擬', 'simulação', 'simulation'),
+  'export.mark.demonstration': e('示範', 'demonstração', 'demonstration'),
+  'verifier.file_malformed': e(
+    '檔案格式不正確。',
+    'O ficheiro está mal formado.',
+    'The file is malformed.',
+  ),
+  'verifier.format_unsupported': e(
+    '不支援此版本的匯出格式。',
+    'Esta versão do formato não é suportada.',
+    'This version of the format is not supported.',
+  ),
+  'verifier.file_digest_mismatch': e(
+    '檔案已受損（摘要不符）。',
+    'O ficheiro está danificado (o resumo não confere).',
+    'The file is damaged (its digest does not match).',
+  ),
+  'verifier.chain_broken': e(
+    '雜湊鏈斷開：有紀錄被刪除、加插或移動。',
+    'A cadeia está quebrada: uma entrada foi removida, acrescentada ou movida.',
+    'The chain is broken: an entry was removed, added or moved.',
+  ),
+  'verifier.hash_mismatch': e(
+    '紀錄與其雜湊不符：紀錄曾被改動。',
+    'Uma entrada não confere com o seu hash: foi alterada.',
+    'An entry does not match its hash: it was altered.',
+  ),
+  'verifier.entry_malformed': e(
+    '紀錄缺少核對規則所需的資料。',
+    'Falta a uma entrada um dado que a regra lê.',
+    'An entry lacks something its rule reads.',
+  ),
+  'verifier.procedure_violated': e(
+    '該局的程序不符第2至4條。',
+    'O procedimento da jogada não cumpre os Arts. 2 a 4.',
+    "A round's procedure breaks Arts. 2–4.",
+  ),
+  'verifier.settlement_mismatch': e(
+    '結算與按第5至7條計算的結果不符。',
+    'Uma liquidação não confere com os Arts. 5 a 7.',
+    'A settlement differs from what Arts. 5–7 give.',
+  ),
+  'verifier.commitment_mismatch': e(
+    '骰子與下注前公佈的封存不符（第2.1條）。',
+    'Os dados não abrem o compromisso publicado antes das apostas (Art. 2.1).',
+    'The dice do not open the commitment published before betting (Art. 2.1).',
+  ),
+  'verifier.transfer_mismatch': e(
+    '有轉賬與其紀錄不符。',
+    'Uma transferência não confere com a sua entrada.',
+    'A transfer does not match its entry.',
+  ),
+  'verifier.ledger_unbalanced': e(
+    '賬目結餘不符。',
+    'Os saldos do razão não conferem.',
+    "The ledger's balances do not add up.",
+  ),
+  'verifier.forfeit_mismatch': e(
+    '撥歸特區的彩金不正確（第10/2012號法律第11條）。',
+    'A reversão dos prémios não está certa (Lei 10/2012, art. 11).',
+    'A forfeit of winnings is wrong (Lei 10/2012, art. 11).',
+  ),
+  'verifier.paytable_invalid': e(
+    '賠率表不符第5及6條。',
+    'Uma tabela de prémios não cumpre os Arts. 5 e 6.',
+    'A paytable breaks Arts. 5 and 6.',
+  ),
+  'verifier.options_unauthorized': e(
+    '莊家選項未經博監局事先許可（第8條）。',
+    'Opções da casa sem autorização prévia da DICJ (Art. 8).',
+    "House options without the DICJ's prior authorization (Art. 8).",
+  ),
+  'verifier.request_not_timely': e(
+    '許可申請未有提前三個工作日（第8條）。',
+    'Pedido sem três dias úteis de antecedência (Art. 8).',
+    "Requested with less than three working days' notice (Art. 8).",
+  ),
+  'verifier.calendar_year_missing': e(
+    '計算工作日所跨的一年沒有假期表。',
+    'Um ano da contagem dos dias úteis não tem lista de feriados.',
+    'A year the working days are counted across has no holiday list.',
+  ),
+  'err.export_range_invalid': e(
+    '此範圍不在日誌之內。',
+    'Esse intervalo não está no diário.',
+    'That range is not within the journal.',
+  ),
+  'err.export_busy': e(
+    '已有匯出正在進行，請稍後再試。',
+    'Já há exportações em curso; tente mais tarde.',
+    'Exports are running already; try again later.',
+  ),
+  'err.journal_empty': e(
+    '日誌仍然是空的。',
+    'O diário ainda está vazio.',
+    'The journal is still empty.',
+  ),
 } as const satisfies Record<string, Entry>;
 
 export type Key = keyof typeof DICT;

@@ -28,10 +28,11 @@ import {
   staffTable,
   verifyLine,
 } from './inspector-panels.js';
+import { exportPanel } from './inspector-export.js';
 import type { Page } from './page.js';
 
-type Tab = 'journal' | 'recall' | 'paytable' | 'fairness' | 'staff';
-const TABS: readonly Tab[] = ['journal', 'recall', 'paytable', 'fairness', 'staff'];
+type Tab = 'journal' | 'recall' | 'paytable' | 'fairness' | 'staff' | 'export';
+const TABS: readonly Tab[] = ['journal', 'recall', 'paytable', 'fairness', 'staff', 'export'];
 const STAFF_PAGE = 200;
 const TAB_TITLE = {
   staff: 'inspector.staff',
@@ -39,6 +40,7 @@ const TAB_TITLE = {
   recall: 'inspector.recall',
   paytable: 'inspector.paytable',
   fairness: 'inspector.fairness',
+  export: 'inspector.export',
 } as const;
 const JOURNAL_PAGE = 200;
 const RECALL_DEFAULT = 10;
@@ -59,6 +61,8 @@ export function inspectorPage(me: Me, tableId: string | undefined): Page {
     staff: [] as StaffAction[],
   };
   const body = h('div', { class: 'tab-body', role: 'tabpanel', id: 'inspector-panel' });
+  // Kept across renders: what the inspector typed and the file checked stay.
+  const exporter = exportPanel(me.user.role === 'inspector');
 
   const load = async (what: () => Promise<void>): Promise<void> => {
     try {
@@ -212,6 +216,9 @@ export function inspectorPage(me: Me, tableId: string | undefined): Page {
         return fairnessView(state.fairness, state.view);
       case 'staff':
         return staffTable(state.staff);
+      case 'export':
+        exporter.render(state.tables);
+        return exporter.el;
     }
   }
 
