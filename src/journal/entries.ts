@@ -360,7 +360,8 @@ const SCHEMAS: { readonly [K in JournalType]: z.ZodType<JournalPayloads[K]> } = 
 /**
  * A journal entry as the API answers it (GET /api/v1/journal, a table's
  * events): the union, one member per type, for /openapi.json. Built from
- * SCHEMAS at run time, so the compiler knows it only as a schema of JSON.
+ * SCHEMAS at run time; the two unions below are typed as the entries they
+ * describe, so the web app reads an entry's payload by its type.
  */
 const entryUnion = (schemas: Readonly<Record<string, z.ZodType>>): z.ZodType =>
   z.union(
@@ -377,13 +378,16 @@ const entryUnion = (schemas: Readonly<Record<string, z.ZodType>>): z.ZodType =>
     ),
   );
 
-export const journalEntrySchema = entryUnion(SCHEMAS);
+export const journalEntrySchema = entryUnion(SCHEMAS) as z.ZodType<JournalEntry>;
 
 /**
  * A journal entry as one viewer sees it (GET /api/v1/tables/:id/events): the
  * bets of others without their playerId, for who may not know whose they are.
  */
-export const visibleJournalEntrySchema = entryUnion({ ...SCHEMAS, ...betEvents(visibleBetSchema) });
+export const visibleJournalEntrySchema = entryUnion({
+  ...SCHEMAS,
+  ...betEvents(visibleBetSchema),
+}) as z.ZodType<JournalEntry>;
 
 /** The schema of one type's payload: where an answer is an entry's payload, it documents it. */
 export function payloadSchema<K extends JournalType>(type: K): z.ZodType<JournalPayloads[K]> {

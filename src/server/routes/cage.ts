@@ -6,7 +6,7 @@ import { cashierMove, playerBalances } from '../../service/cage.js';
 import type { AppContext } from '../context.js';
 import { fromRejection } from '../http-error.js';
 import { registerRoute } from '../route.js';
-import { cageBody, playerParams } from '../schemas.js';
+import { cageBody, cageMoveAnswer, playerBalanceAnswer, playerParams } from '../schemas.js';
 
 export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
@@ -15,14 +15,7 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Players with their wallet balances',
     tag: 'cage',
     roles: ['cashier', 'supervisor'],
-    response: z.array(
-      z.strictObject({
-        id: z.string(),
-        username: z.string(),
-        displayName: z.string(),
-        balanceMinor: z.number().int(),
-      }),
-    ),
+    response: z.array(playerBalanceAnswer),
     handler: () => playerBalances(ctx.store),
   });
 
@@ -38,7 +31,7 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
       roles: ['cashier'],
       params: playerParams,
       body: cageBody,
-      response: z.strictObject({ balanceMinor: z.number().int(), transferId: z.string() }),
+      response: cageMoveAnswer,
       handler: async ({ params, body, user, idempotencyKey }) => {
         const outcome = await cashierMove(ctx.store, kind, {
           playerId: params.playerId,

@@ -5,7 +5,6 @@
  * made today, and whether next year's holiday list is loaded and official).
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { earliestAdoptionDate, macauDate } from '../../compliance/index.js';
 import type { FairnessService } from '../../service/fairness.js';
 import type { HolidayCalendarService } from '../../service/holidays.js';
@@ -14,57 +13,7 @@ import { tableIds } from '../../service/reads.js';
 import { can } from '../../table/index.js';
 import type { AppContext } from '../context.js';
 import { registerRoute } from '../route.js';
-import { PHASES } from '../../table/index.js';
-
-const orNull = <T extends z.ZodType>(schema: T) => schema.nullable();
-const int = z.number().int();
-
-/** A table's line on the floor; its settings and round are null when its snapshot is not here. */
-const floorTableAnswer = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  shaker: orNull(z.enum(['lever', 'electronic'])),
-  phase: orNull(z.enum(PHASES)),
-  roundNo: orNull(int),
-  bettingDeadlineMs: orNull(int),
-  stakeMinorMin: orNull(int),
-  stakeMinorMax: orNull(int),
-  liabilityMinorMax: orNull(int),
-  bettingTimerMs: orNull(int),
-  limitsChangeAllowed: z.boolean(),
-  players: int,
-  stakedMinor: int,
-  worstCaseHouseLossMinor: int,
-  leaseHeldHere: z.boolean(),
-  leaseHolder: orNull(z.string()),
-  closedSinceMs: orNull(int),
-  day: z
-    .strictObject({
-      rounds: int,
-      handleMinor: int,
-      payoutsMinor: int,
-      holdMinor: int,
-      holdPercentActual: orNull(z.number()),
-      holdPercentTheoretical: orNull(z.number()),
-    })
-    .nullable(),
-  fairnessAlerts: int,
-});
-
-const floorAnswer = z.strictObject({
-  today: z.string().describe('YYYY-MM-DD, in Macau'),
-  node: orNull(z.string()).describe(
-    "this node's URL on a floor (the lease holder it records); null off a floor",
-  ),
-  calendar: z.strictObject({
-    years: z.array(
-      z.strictObject({ year: int, official: z.boolean(), origin: z.enum(['bundled', 'loaded']) }),
-    ),
-    nextYear: z.strictObject({ year: int, status: z.enum(['missing', 'official', 'computed']) }),
-    earliestAdoptionDate: orNull(z.string()),
-  }),
-  tables: z.array(floorTableAnswer),
-});
+import { floorAnswer } from '../schemas.js';
 
 export interface FloorServices {
   readonly holidays: HolidayCalendarService;

@@ -15,7 +15,14 @@ import { setSessionCookie } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
-import { createUserBody, id, passwordText, userAnswer } from '../schemas.js';
+import {
+  createUserBody,
+  id,
+  passwordText,
+  sessionAnswer,
+  userAnswer,
+  userSessionAnswer,
+} from '../schemas.js';
 
 const userParams = z.object({ userId: id }).strict();
 const sessionParams = z
@@ -86,14 +93,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'users',
     roles: ['supervisor'],
     params: userParams,
-    response: z.array(
-      z.strictObject({
-        id: z.string(),
-        createdAtMs: z.number().int(),
-        expiresAtMs: z.number().int(),
-        lastSeenAtMs: z.number().int().nullable(),
-      }),
-    ),
+    response: z.array(userSessionAnswer),
     handler: ({ params }) => listSessions(ctx.store, params.userId, ctx.clock()),
   });
 
@@ -121,7 +121,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: 'any',
     allowedBeforePasswordChange: true,
     body: z.object({ currentPassword: passwordText, newPassword: passwordText }).strict(),
-    response: z.strictObject({ token: z.string(), user: userAnswer }),
+    response: sessionAnswer,
     handler: async ({ body, user, request, reply }) => {
       await changeOwnPassword(ctx.store, user, {
         current: body.currentPassword,

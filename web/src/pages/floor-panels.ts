@@ -352,7 +352,7 @@ function proposalRow(
       : h(
           'div',
           { class: 'small' },
-          `${p.authorization.reference} (${p.authorization.authorizedOn})`,
+          `${p.authorization.reference} (${p.authorization.authorizationDate})`,
         ),
     open && ctx.supervisor
       ? h(
