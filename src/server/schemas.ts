@@ -4,6 +4,7 @@ import { payloadSchema, publicBetSchema, visibleRoundEventSchema } from '../jour
 import { ROLES } from '../ledger/index.js';
 import { AUDIT_CHECKS } from '../service/audit.js';
 import { PHASES } from '../table/index.js';
+import { floorSettingsSchema } from '../service/floor-settings.js';
 import { storedTableSettingsSchema } from '../service/table-settings.js';
 import { FEEDS } from './feed.js';
 
@@ -151,6 +152,9 @@ export const userSessionAnswer = z.strictObject({
   createdAtMs: z.number().int(),
   expiresAtMs: z.number().int(),
   lastSeenAtMs: z.number().int().nullable(),
+  userAgent: z.string().nullable().describe("the browser's User-Agent at sign-in"),
+  address: z.string().nullable().describe("the client's address at sign-in"),
+  current: z.boolean().describe('the session this request was made with'),
 });
 
 /** A player as the cage lists them, with the wallet's balance. */
@@ -165,6 +169,48 @@ export const playerBalanceAnswer = z.strictObject({
 export const cageMoveAnswer = z.strictObject({
   balanceMinor: z.number().int(),
   transferId: z.string(),
+});
+
+/** A player's deposit or withdrawal at the cage, as its history and receipt show it. */
+export const cageMoveItemAnswer = z.strictObject({
+  seq: z.number().int(),
+  atMs: z.number().int(),
+  kind: z.enum(['deposit', 'withdrawal']),
+  amountMinor: z.number().int(),
+  balanceAfterMinor: z
+    .number()
+    .int()
+    .nullable()
+    .describe('what the wallet held right after; null for moves made before migration 12'),
+  cashier: z.strictObject({
+    id: z.string(),
+    username: z.string().nullable(),
+    displayName: z.string().nullable(),
+  }),
+  transferId: z.string(),
+});
+
+/** Newest first: `before` a seq (default: the newest). */
+export const cageMovesQuery = z
+  .object({
+    before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  })
+  .strict();
+
+/** A person an answer names: their id, and their username and name where the store knows them. */
+export const personAnswer = z.strictObject({
+  id: z.string(),
+  username: z.string().nullable(),
+  displayName: z.string().nullable(),
+});
+
+/** The floor's settings in force, and who set them when (null: the defaults, never set). */
+export const floorSettingsAnswer = z.strictObject({
+  settings: floorSettingsSchema,
+  seq: z.number().int().nullable(),
+  changedAtMs: z.number().int().nullable(),
+  changedBy: personAnswer.nullable(),
 });
 
 /** A table as the list of tables shows it. */

@@ -2,11 +2,18 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { cashierMove, playerBalances } from '../../service/cage.js';
+import { cageMoves, cashierMove, playerBalances } from '../../service/cage.js';
 import type { AppContext } from '../context.js';
-import { fromRejection } from '../http-error.js';
+import { fromRejection, HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
-import { cageBody, cageMoveAnswer, playerBalanceAnswer, playerParams } from '../schemas.js';
+import {
+  cageBody,
+  cageMoveAnswer,
+  cageMoveItemAnswer,
+  cageMovesQuery,
+  playerBalanceAnswer,
+  playerParams,
+} from '../schemas.js';
 
 export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
@@ -17,6 +24,27 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['cashier', 'supervisor'],
     response: z.array(playerBalanceAnswer),
     handler: () => playerBalances(ctx.store),
+  });
+
+  registerRoute(app, ctx, {
+    method: 'GET',
+    url: '/api/v1/players/:playerId/cage-moves',
+    summary:
+      "A player's deposits and withdrawals, newest first: time, kind, amount, cashier, balance after",
+    tag: 'cage',
+    roles: ['cashier', 'supervisor'],
+    params: playerParams,
+    query: cageMovesQuery,
+    response: z.array(cageMoveItemAnswer),
+    handler: async ({ params, query }) => {
+      const moves = await cageMoves(ctx.store, params.playerId, {
+        limit: query.limit,
+        ...(query.before === undefined ? {} : { beforeSeq: query.before }),
+      });
+      if (moves === undefined)
+        throw new HttpError(404, 'unknown_player', `there is no player "${params.playerId}"`);
+      return moves;
+    },
   });
 
   for (const [path, kind, summary] of [

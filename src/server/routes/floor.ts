@@ -13,7 +13,13 @@ import { tableIds } from '../../service/reads.js';
 import { can } from '../../table/index.js';
 import type { AppContext } from '../context.js';
 import { registerRoute } from '../route.js';
-import { floorAnswer } from '../schemas.js';
+import { floorAnswer, floorSettingsAnswer } from '../schemas.js';
+import {
+  changeFloorSettings,
+  type FloorSettingsState,
+  floorSettingsChange,
+  readFloorSettings,
+} from '../../service/floor-settings.js';
 
 export interface FloorServices {
   readonly holidays: HolidayCalendarService;
@@ -21,6 +27,7 @@ export interface FloorServices {
 }
 
 export function floorRoutes(app: FastifyInstance, ctx: AppContext, s: FloorServices): void {
+  floorSettingsRoutes(app, ctx);
   registerRoute(app, ctx, {
     method: 'GET',
     url: '/api/v1/floor',
@@ -109,5 +116,48 @@ async function calendarState(s: FloorServices, today: string) {
       status: next === undefined ? 'missing' : next.official ? 'official' : 'computed',
     },
     earliestAdoptionDate: earliest.ok ? earliest.value : null,
+  };
+}
+
+/** The floor's settings (service/floor-settings.ts): every staff role that acts on them reads them. */
+function floorSettingsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerRoute(app, ctx, {
+    method: 'GET',
+    url: '/api/v1/floor-settings',
+    summary: "The floor's settings in force (the cage's confirmation threshold …) and who set them",
+    tag: 'supervisor',
+    roles: ['supervisor', 'cashier', 'inspector'],
+    response: floorSettingsAnswer,
+    handler: async () => settingsAnswer(ctx, await readFloorSettings(ctx.store)),
+  });
+
+  registerRoute(app, ctx, {
+    method: 'PATCH',
+    url: '/api/v1/floor-settings',
+    summary:
+      "Set some of the floor's settings (journaled with who set them); the others keep theirs",
+    tag: 'supervisor',
+    roles: ['supervisor'],
+    body: floorSettingsChange,
+    response: floorSettingsAnswer,
+    handler: async ({ body, user }) =>
+      settingsAnswer(ctx, await changeFloorSettings(ctx.store, body, user.id)),
+  });
+}
+
+async function settingsAnswer(ctx: AppContext, state: FloorSettingsState) {
+  const user = state.by === null ? undefined : await ctx.store.getUser(state.by);
+  return {
+    settings: state.settings,
+    seq: state.seq,
+    changedAtMs: state.atMs,
+    changedBy:
+      state.by === null
+        ? null
+        : {
+            id: state.by,
+            username: user?.username ?? null,
+            displayName: user?.displayName ?? null,
+          },
   };
 }

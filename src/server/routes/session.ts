@@ -8,7 +8,7 @@ import {
   startSession,
   tokenHash,
 } from '../../service/sessions.js';
-import { clearSessionCookie, requestToken, setSessionCookie } from '../auth.js';
+import { clearSessionCookie, device, requestToken, setSessionCookie } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
@@ -42,7 +42,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
       const token =
         user === undefined
           ? undefined
-          : await startSession(ctx.store, user.id, ctx.clock(), ctx.sessionIdleMs);
+          : await startSession(ctx.store, user.id, ctx.clock(), ctx.sessionIdleMs, device(request));
       if (user === undefined || token === undefined) {
         ctx.loginThrottle.failed(key, request.ip, ctx.clock());
         ctx.metrics.count('cussec_logins_total', { result: 'refused' });
