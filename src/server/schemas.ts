@@ -137,6 +137,13 @@ export const userAnswer = z.strictObject({
   mustChangePassword: z.boolean(),
 });
 
+/** A person an answer names: their id, and their username and name where the store knows them. */
+export const personAnswer = z.strictObject({
+  id: z.string(),
+  username: z.string().nullable(),
+  displayName: z.string().nullable(),
+});
+
 /** The answer to signing in or changing one's password: the session's token and the user. */
 export const sessionAnswer = z.strictObject({ token: z.string(), user: userAnswer });
 
@@ -197,13 +204,6 @@ export const cageMovesQuery = z
     limit: z.coerce.number().int().min(1).max(200).default(50),
   })
   .strict();
-
-/** A person an answer names: their id, and their username and name where the store knows them. */
-export const personAnswer = z.strictObject({
-  id: z.string(),
-  username: z.string().nullable(),
-  displayName: z.string().nullable(),
-});
 
 /** The floor's settings in force, and who set them when (null: the defaults, never set). */
 export const floorSettingsAnswer = z.strictObject({
@@ -458,6 +458,8 @@ export const houseOptionsAnswer = z.strictObject({
   betweenRounds: z.boolean(),
   dueProposalIds: z.array(z.string()).readonly(),
   proposals: z.array(z.strictObject(proposalAnswer)).readonly(),
+  /** Who proposed, withdrew or recorded an authorization, by user id: a page names people, not ids. */
+  people: z.record(z.string(), personAnswer),
 });
 
 /** A decision on a proposal: the proposal, and the calendar Art. 8's working days were counted with. */

@@ -220,6 +220,30 @@ function held(
   }
 }
 
+/** The people a list of proposals names (proposer, inspector, who withdrew), by id. */
+async function peopleOf(
+  ctx: AppContext,
+  proposals: readonly {
+    proposedBy: string;
+    authorization: { inspectorId: string } | null;
+    closed: { reason: string; by?: string } | null;
+  }[],
+) {
+  const ids = new Set<string>();
+  for (const p of proposals) {
+    ids.add(p.proposedBy);
+    if (p.authorization !== null) ids.add(p.authorization.inspectorId);
+    if (p.closed?.by !== undefined) ids.add(p.closed.by);
+  }
+  const people: Record<string, { id: string; username: string | null; displayName: string | null }> =
+    {};
+  for (const id of ids) {
+    const user = await ctx.store.getUser(id);
+    people[id] = { id, username: user?.username ?? null, displayName: user?.displayName ?? null };
+  }
+  return people;
+}
+
 function houseOptionRoutes(app: FastifyInstance, ctx: AppContext, s: Services): void {
   registerRoute(app, ctx, {
     method: 'GET',
@@ -232,7 +256,7 @@ function houseOptionRoutes(app: FastifyInstance, ctx: AppContext, s: Services): 
     handler: async ({ params }) => {
       const view = await s.houseOptions.view(params.tableId);
       if (view === undefined) throw noTable(params.tableId);
-      return view;
+      return { ...view, people: await peopleOf(ctx, view.proposals) };
     },
   });
 

@@ -2,6 +2,7 @@
 import { api, get } from './http.js';
 import type {
   BetAnswer,
+  CageMove,
   CageMoveAnswer,
   CalendarYear,
   CommandAnswer,
@@ -10,6 +11,8 @@ import type {
   Exposure,
   Fairness,
   Floor,
+  FloorSettingsChange,
+  FloorSettingsState,
   HouseOptionsState,
   JournalEntry,
   JournalVerify,
@@ -126,5 +129,13 @@ export const withdrawProposal = (id: string, proposalId: string) =>
     `${table(id)}/house-options/proposals/${encodeURIComponent(proposalId)}/withdrawal`,
     { body: {} },
   );
+export const floorSettings = (): Promise<FloorSettingsState> => get('/floor-settings');
+export const changeFloorSettings = (change: FloorSettingsChange) =>
+  api<FloorSettingsState>('PATCH', '/floor-settings', { body: change });
+export const cageMoves = (playerId: string, before?: number): Promise<CageMove[]> =>
+  get(
+    `/players/${encodeURIComponent(playerId)}/cage-moves${before === undefined ? '' : `?before=${before}`}`,
+  );
+
 export const uploadHolidays = (list: unknown) =>
   api<CalendarYear>('POST', '/holidays', { body: list });

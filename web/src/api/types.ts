@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import type { journalEntrySchema } from '../../../src/journal/entries.js';
 import type * as schemas from '../../../src/server/schemas.js';
+import type { floorSettingsChange } from '../../../src/service/floor-settings.js';
 
 type Answer<S extends z.ZodType> = z.infer<S>;
 type Item<T extends readonly unknown[]> = T[number];
@@ -38,6 +39,10 @@ export type Exposure = Answer<typeof schemas.exposureAnswer>;
 
 export type PlayerRow = Answer<typeof schemas.playerBalanceAnswer>;
 export type CageMoveAnswer = Answer<typeof schemas.cageMoveAnswer>;
+/** A deposit or withdrawal in a player's history at the cage. */
+export type CageMove = Answer<typeof schemas.cageMoveItemAnswer>;
+export type FloorSettingsState = Answer<typeof schemas.floorSettingsAnswer>;
+export type FloorSettingsChange = z.input<typeof floorSettingsChange>;
 
 /** An entry of the journal (GET /journal, a table's events): its payload typed by its `type`. */
 export type JournalEntry = Answer<typeof journalEntrySchema>;

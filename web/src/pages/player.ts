@@ -68,7 +68,8 @@ class PlayerPage implements Page {
   private readonly parts = {
     bar: h('div', { class: 'table-bar' }),
     layoutHost: h('div', { class: 'felt' }),
-    rack: h('div', { class: 'rack', role: 'toolbar' }),
+    // The messages' strip sits above the rack (ui/status.ts).
+    rack: h('div', { class: 'rack', role: 'toolbar', 'data-dock': 'bottom' }),
     side: h('div', { class: 'side' }),
     announce: h('div', { class: 'sr-only', 'aria-live': 'polite' }),
   };
