@@ -235,8 +235,10 @@ async function peopleOf(
     if (p.authorization !== null) ids.add(p.authorization.inspectorId);
     if (p.closed?.by !== undefined) ids.add(p.closed.by);
   }
-  const people: Record<string, { id: string; username: string | null; displayName: string | null }> =
-    {};
+  const people: Record<
+    string,
+    { id: string; username: string | null; displayName: string | null }
+  > = {};
   for (const id of ids) {
     const user = await ctx.store.getUser(id);
     people[id] = { id, username: user?.username ?? null, displayName: user?.displayName ?? null };

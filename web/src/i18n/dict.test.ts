@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, PHASES } from '../../../src/table/types.js';
-import { REJECTION_CODES } from '../../../src/table/rejections.js';
 import { DICT } from './dict.js';
 import { fill, initialLang, LANGS, translate } from './i18n.js';
 import {

@@ -5,7 +5,10 @@
  * (dez mil patacas, with the feminine of pataca) and English (ten thousand
  * patacas). Minor units are hundredths: avos for MOP, cents for HKD.
  */
-import type { Lang } from '../i18n/i18n.js';
+import type { Entry } from '../i18n/dict.js';
+
+/** The page's languages (a dictionary entry's keys). */
+type Lang = keyof Entry;
 
 interface Units {
   readonly zh: string;

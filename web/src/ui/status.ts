@@ -6,8 +6,8 @@
  * The messages never cover a control: they sit in a strip along the bottom of
  * the screen (above a page's bottom dock, such as the player's chip rack), and
  * the page keeps room for the strip below its content (`--toasts-height`), so
- * whatever the strip is over can be scrolled clear of it; the control that was
- * just used is scrolled clear at once. The same message again is one message
+ * whatever the strip is over can be scrolled clear of it; the place the user
+ * just acted on (the control's row, item or form) is scrolled clear at once. The same message again is one message
  * that counts (×3), not three.
  */
 import { ApiError } from '../api/http.js';
@@ -52,14 +52,30 @@ function ensureRegion(): HTMLElement {
 
 export type Tone = 'info' | 'ok' | 'error';
 
-/** The control the user just used, scrolled clear of the strip if the strip is over it. */
-function keepFocusClear(host: HTMLElement): void {
-  const active = document.activeElement;
-  if (!(active instanceof HTMLElement) || active === document.body) return;
+/**
+ * Where the user last acted (the row, item or form of the control clicked or
+ * typed in), in page coordinates: a message about it must leave it in sight,
+ * even when the page has drawn the control anew meanwhile.
+ */
+let lastAction: { top: number; bottom: number } | null = null;
+
+function noteAction(event: Event): void {
+  const target = event.target;
+  if (!(target instanceof Element) || target.closest('.toasts') !== null) return;
+  const place = target.closest('tr, li, form') ?? target;
+  const box = place.getBoundingClientRect();
+  lastAction = { top: box.top + window.scrollY, bottom: box.bottom + window.scrollY };
+}
+document.addEventListener('click', noteAction, { capture: true });
+document.addEventListener('keydown', noteAction, { capture: true });
+
+/** The place the user just acted on, scrolled clear of the strip if the strip is over it. */
+function keepActionClear(host: HTMLElement): void {
+  if (lastAction === null) return;
   const strip = host.getBoundingClientRect();
-  const box = active.getBoundingClientRect();
-  if (box.bottom > strip.top && box.top < strip.bottom)
-    window.scrollBy({ top: box.bottom - strip.top + 8, behavior: 'instant' });
+  const [top, bottom] = [lastAction.top - window.scrollY, lastAction.bottom - window.scrollY];
+  if (bottom > strip.top && top < strip.bottom)
+    window.scrollBy({ top: bottom - strip.top + 8, behavior: 'instant' });
 }
 
 export function toast(text: string, tone: Tone = 'info', article?: string): void {
@@ -96,7 +112,7 @@ export function toast(text: string, tone: Tone = 'info', article?: string): void
   while (host.children.length > SHOWN_MAX) host.firstElementChild?.remove();
   expireLater(item, tone);
   measure(host);
-  keepFocusClear(host);
+  keepActionClear(host);
 }
 
 /** The same message once more: its count goes up and it stays its full time again. */
