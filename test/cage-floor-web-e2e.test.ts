@@ -102,7 +102,7 @@ async function apiAs(
  * over, read in the page at one instant.
  */
 async function coveredByMessages(page: Page, selector: string): Promise<string[]> {
-  return (await page.evaluate(`(() => {
+  return page.evaluate<string[]>(`(() => {
     const strip = document.querySelector('.toasts');
     if (strip === null || strip.childElementCount === 0) return [];
     const s = strip.getBoundingClientRect();
@@ -114,7 +114,7 @@ async function coveredByMessages(page: Page, selector: string): Promise<string[]
         covered.push(el.getAttribute('data-focus') || el.className || el.tagName);
     }
     return covered;
-  })()`)) as string[];
+  })()`);
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('the cage and the floor in Chromium', () => {

@@ -96,6 +96,15 @@ export function applyEvent(view: TableView, event: RoundEvent, seq: number): Tab
   }
 }
 
+/**
+ * How many bets the round pays. The summary feed leaves everyone's `returnsMinor`
+ * out of round-settled (server/feed.ts), so there the count is not known: 0.
+ */
+function payoutCountOf(event: Extract<RoundEvent, { type: 'round-settled' }>): number {
+  const returns = (event as { readonly returnsMinor?: readonly number[] }).returnsMinor;
+  return returns === undefined ? 0 : returns.filter((m) => m > 0).length;
+}
+
 function settled(
   view: TableView,
   event: Extract<RoundEvent, { type: 'round-settled' }>,
@@ -109,7 +118,7 @@ function settled(
     winningSpots: event.winningSpots,
     // Art. 4: what "pay all" pays, and to how many bets (as the server's view counts them).
     totalReturnedMinor: event.totalReturnedMinor,
-    payoutCount: event.returnsMinor.filter((m) => m > 0).length,
+    payoutCount: payoutCountOf(event),
     nonceHex: sealed?.nonceHex ?? null,
     commitmentHex: sealed?.commitmentHex ?? null,
   };

@@ -410,7 +410,8 @@ class CagePage implements Page {
           m.balanceAfterMinor === null ? '—' : this.money(m.balanceAfterMinor),
         ),
         line(t('cage.cashier'), m.cashier.displayName ?? m.cashier.id),
-        line(t('cage.receiptNo'), m.transferId),
+        // The journal entry's number: the inspector finds the move by it.
+        line(t('cage.receiptNo'), `#${m.seq}`),
       ),
       h('p', { class: 'receipt-signature' }, `${t('cage.signature')}: `),
       h(
