@@ -11,7 +11,8 @@
  * - the floor's card follows the stakes while bets come in;
  * - the Art. 8 form offers every house option inside the law's ranges; a
  *   proposal shows what it changes, who proposed it and when, and no bare id;
- *   withdrawing asks first;
+ *   withdrawing asks first; a recorded authorization shows its reference, its
+ *   date and the inspector's name;
  * - sessions name their device and address and mark this one, which has no
  *   End button;
  * - a message covers no control, and the same error three times is one message;
@@ -333,6 +334,31 @@ describe.skipIf(!HAVE_CHROMIUM)('the cage and the floor in Chromium', () => {
     await supervisor.locator('.proposal-withdrawn').first().waitFor();
     await supervisor.locator('.toast-ok').waitFor();
     expect(await coveredByMessages(supervisor, '.proposal-withdrawn')).toEqual([]);
+  }, 60_000);
+
+  it("shows the DICJ's authorization with its date and the inspector's name, not undefined", async () => {
+    const form = supervisor.locator('.propose-form');
+    await form.locator('#adopt-615-T1').fill('16');
+    await form.locator('[data-focus="propose"]').click();
+    await supervisor.locator('.proposal-pending').first().waitFor();
+    const inspector = await open('inspector');
+    await signIn(inspector, 'inspector', DEMO_PASSWORD);
+    await inspector.waitForURL(/#\/inspector/);
+    await inspector.goto(`${base}/#/floor`);
+    await inspector.locator('#options-table').selectOption('T1');
+    const pending = inspector.locator('.proposal-pending').first();
+    await pending.locator('button[type=submit]').waitFor();
+    const date = pending.locator('input[type=date]');
+    await expect.poll(() => date.inputValue()).not.toBe('');
+    const today = await date.inputValue();
+    await pending.locator('input').first().fill('DICJ/2026/0457');
+    await pending.locator('button[type=submit]').click();
+    const line = inspector.locator('.proposal-authorized .proposal-authorization');
+    await line.waitFor();
+    expect(await line.textContent()).toBe(
+      `DICJ authorization DICJ/2026/0457 (${today}), recorded by DICJ Inspector`,
+    );
+    await inspector.context().close();
   }, 60_000);
 
   it("names each session's device and address, and the supervisor's own has no End", async () => {
