@@ -28,6 +28,7 @@ import { isRejectionCode } from '../compliance/rejections.js';
 import { type HolidayYear, holidayYearSchema } from '../compliance/holiday-list.js';
 import type { JournaledHouseOptionsEvent } from '../compliance/house-options-state.js';
 import type { TableHeldEvent, TableHoldReleasedEvent } from '../service/fairness.js';
+import { type FloorSettingsChange, floorSettingsChange } from '../service/floor-settings.js';
 import { type StoredTableSettings, storedTableSettingsSchema } from '../service/table-settings.js';
 import { parsePaytable, type Paytable } from '../rules/index.js';
 import type { EventType, RoundEvent } from '../table/types.js';
@@ -56,6 +57,15 @@ export interface CagePayload {
   readonly amountMinor: number;
   readonly cashierId: string;
   readonly transferId: string;
+  /** The wallet's balance right after the move (absent from entries written before it was kept). */
+  readonly balanceAfterMinor?: number;
+}
+
+/** A supervisor set the floor's settings (service/floor-settings.ts): the whole settings after. */
+export interface FloorSettingsChangedPayload {
+  /** Every setting there was when it was written; one added since reads as its default. */
+  readonly settings: FloorSettingsChange;
+  readonly by: string;
 }
 
 export interface HolidayYearLoadedPayload {
@@ -106,6 +116,7 @@ export type JournalPayloads = { readonly [K in EventType]: Of<RoundEvent, K> } &
   readonly deposit: CagePayload;
   readonly withdrawal: CagePayload;
   readonly 'holiday-year-loaded': HolidayYearLoadedPayload;
+  readonly 'floor-settings-changed': FloorSettingsChangedPayload;
 };
 
 export type JournalType = keyof JournalPayloads;
@@ -293,6 +304,8 @@ const cage = z.strictObject({
   amountMinor: count,
   cashierId: nonEmpty,
   transferId: nonEmpty,
+  // Since migration 12: what the wallet held right after, for the cage's history and receipt.
+  balanceAfterMinor: count.exactOptional(),
 });
 
 const SCHEMAS: { readonly [K in JournalType]: z.ZodType<JournalPayloads[K]> } = {
@@ -355,12 +368,14 @@ const SCHEMAS: { readonly [K in JournalType]: z.ZodType<JournalPayloads[K]> } = 
   deposit: cage,
   withdrawal: cage,
   'holiday-year-loaded': z.strictObject({ list: holidayYearSchema, loadedBy: nonEmpty }),
+  'floor-settings-changed': z.strictObject({ settings: floorSettingsChange, by: nonEmpty }),
 };
 
 /**
  * A journal entry as the API answers it (GET /api/v1/journal, a table's
  * events): the union, one member per type, for /openapi.json. Built from
- * SCHEMAS at run time, so the compiler knows it only as a schema of JSON.
+ * SCHEMAS at run time; the two unions below are typed as the entries they
+ * describe, so the web app reads an entry's payload by its type.
  */
 const entryUnion = (schemas: Readonly<Record<string, z.ZodType>>): z.ZodType =>
   z.union(
@@ -377,13 +392,16 @@ const entryUnion = (schemas: Readonly<Record<string, z.ZodType>>): z.ZodType =>
     ),
   );
 
-export const journalEntrySchema = entryUnion(SCHEMAS);
+export const journalEntrySchema = entryUnion(SCHEMAS) as z.ZodType<JournalEntry>;
 
 /**
  * A journal entry as one viewer sees it (GET /api/v1/tables/:id/events): the
  * bets of others without their playerId, for who may not know whose they are.
  */
-export const visibleJournalEntrySchema = entryUnion({ ...SCHEMAS, ...betEvents(visibleBetSchema) });
+export const visibleJournalEntrySchema = entryUnion({
+  ...SCHEMAS,
+  ...betEvents(visibleBetSchema),
+}) as z.ZodType<JournalEntry>;
 
 /** The schema of one type's payload: where an answer is an entry's payload, it documents it. */
 export function payloadSchema<K extends JournalType>(type: K): z.ZodType<JournalPayloads[K]> {

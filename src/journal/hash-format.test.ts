@@ -21,13 +21,17 @@ const T0 = 1_767_225_600_000;
  * Recorded again once, when `cussec play` began taking its table's lease: one
  * transaction more a run, so on this ticking clock every later entry's time
  * moved on by 250–1,000 ms. The two journals were compared entry by entry and
- * differed in nothing but `atMs`.
+ * differed in nothing but `atMs`. And once more when the cage's deposits began
+ * to carry the wallet's balance after them (`balanceAfterMinor`, for the cage's
+ * history and receipt): the six deposits' payloads gained that field, so every
+ * hash from the first deposit on moved; the entries, their types and every
+ * other payload are as before.
  */
 const RECORDED = {
   entries: 171,
-  lastHash: 'c191965275c93955669e166e6f02701f699782f5c0aab857bf555b6559e51fce',
+  lastHash: 'bcc04c361951289a6977373e6b3644b593759bc60a36c15770bfddbf407cdbed',
   /** SHA-256 of every entry's hash, one a line, in seq order. */
-  allHashes: 'c018e36268500f90404c3eb6f55d8a9de98a092c5fd4a5a9e2bfe16207cac681',
+  allHashes: 'e6993381f87526ae36a73d95961f088e7760fc2ff240a08dcb653a36e92231bc',
   types: {
     'bell-rung': 10,
     'bet-placed': 62,

@@ -195,6 +195,7 @@ export const SAMPLE_PAYLOADS: { readonly [K in JournalType]: JournalPayloads[K] 
   'table-closed': { by: 's1' },
   deposit: { playerId: 'p1', amountMinor: 100, cashierId: 'k1', transferId: 'deposit:1' },
   withdrawal: { playerId: 'p1', amountMinor: 100, cashierId: 'k1', transferId: 'withdrawal:1' },
+  'floor-settings-changed': { settings: { cageConfirmationAboveMinor: 1_000_000 }, by: 's1' },
   'holiday-year-loaded': {
     list: {
       year: 2026,

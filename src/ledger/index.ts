@@ -32,6 +32,7 @@ export {
   type Role,
   ROLES,
   type Session,
+  SESSION_DEVICE_LENGTH_MAX,
   type SessionInput,
   type User,
   type UserInput,

@@ -557,6 +557,7 @@ const PG_DIALECT: SqlDialect = {
   // Byte order, as SQLite sorts, whatever the database's collation.
   byteOrder: ' COLLATE "C"',
   indexedBy: () => '',
+  jsonText: (column, key) => `((${column}::jsonb) ->> '${key}')`,
 };
 
 /** Runs `fn` on a connection of the pool, under the store's deadline. */
@@ -584,10 +585,18 @@ export class PgStoreDriver implements StoreDriver {
     // One autocommit statement, which also sweeps the sessions expired by now.
     const inserted = await this.run(
       `WITH swept AS (DELETE FROM sessions WHERE expires_at_ms <= ?)
-      INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms)
-      SELECT ?, id, ?, ? FROM users WHERE id = ? AND NOT disabled
+      INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms, user_agent, address)
+      SELECT ?, id, ?, ?, ?, ? FROM users WHERE id = ? AND NOT disabled
       ON CONFLICT DO NOTHING`,
-      [input.createdAtMs, input.tokenHash, input.createdAtMs, input.expiresAtMs, input.userId],
+      [
+        input.createdAtMs,
+        input.tokenHash,
+        input.createdAtMs,
+        input.expiresAtMs,
+        input.userAgent ?? null,
+        input.address ?? null,
+        input.userId,
+      ],
     );
     return inserted === 1;
   }

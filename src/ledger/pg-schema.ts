@@ -290,4 +290,20 @@ CREATE CONSTRAINT TRIGGER journal_head_on_entry AFTER UPDATE ON journal_head
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION cussec_journal_head_on_entry();
 `,
   },
+  {
+    version: 12,
+    name: "a player's cage moves by player; the floor's settings; sessions keep their device and address",
+    sql: `
+-- The cage's history of a player (deposits and withdrawals, newest first): a
+-- partial index over the payload's playerId, so the rounds' entries cost it nothing.
+CREATE INDEX journal_cage_by_player ON journal (((payload_json::jsonb) ->> 'playerId'), seq)
+  WHERE type IN ('deposit', 'withdrawal');
+-- The floor's settings in force: the newest entry that set them (service/floor-settings.ts).
+CREATE INDEX journal_floor_settings ON journal (seq) WHERE type = 'floor-settings-changed';
+-- Which browser and address a session signed in from, for the supervisor's list of
+-- sessions; null for sessions started before.
+ALTER TABLE sessions ADD COLUMN user_agent TEXT;
+ALTER TABLE sessions ADD COLUMN address TEXT;
+`,
+  },
 ];

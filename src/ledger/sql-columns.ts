@@ -21,11 +21,12 @@ export const USER_SECRET_COLUMNS = `${USER_COLUMNS}, password_hash AS "passwordH
 /** A session joined with its user (aliases s and u), shaped as SessionUserRow. */
 export const SESSION_USER_COLUMNS = `s.token_hash AS "tokenHash", s.user_id AS "userId",
   s.created_at_ms AS "sessionCreatedAtMs", s.expires_at_ms AS "expiresAtMs", s.last_seen_at_ms AS "lastSeenAtMs",
+  s.user_agent AS "userAgent", s.address,
   u.id, u.username, u.display_name AS "displayName", u.role, u.created_at_ms AS "createdAtMs", u.disabled,
   u.must_change_password AS "mustChangePassword"`;
 
 export const SESSION_COLUMNS = `token_hash AS "tokenHash", user_id AS "userId", created_at_ms AS "createdAtMs",
-  expires_at_ms AS "expiresAtMs", last_seen_at_ms AS "lastSeenAtMs"`;
+  expires_at_ms AS "expiresAtMs", last_seen_at_ms AS "lastSeenAtMs", user_agent AS "userAgent", address`;
 
 /**
  * A journal row as read: the hash is stored as its 32 bytes, and an entry's

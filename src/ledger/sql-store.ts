@@ -72,6 +72,8 @@ export interface SqlDialect {
   readonly byteOrder: string;
   /** Names the index a query must use, where the planner would not find it alone ('' when it does). */
   readonly indexedBy: (index: string) => string;
+  /** A text field of a JSON text column, as the expression indexes over it write it. */
+  readonly jsonText: (column: string, key: string) => string;
 }
 
 /** How the shared store reaches its engine outside transactions. */
@@ -222,6 +224,31 @@ export abstract class SqlStore implements Store {
     const rows = await this.all<JournalRow>(
       `SELECT ${JOURNAL_COLUMNS} FROM journal ${this.sql.dialect.indexedBy('journal_staff_actions')}
         WHERE ${STAFF_ACTIONS_SQL} AND seq < ? ORDER BY seq DESC LIMIT ?`,
+      query.beforeSeq ?? Number.MAX_SAFE_INTEGER,
+      pageLimit(query.limit, PAGE_ROWS_MAX),
+    );
+    return rows.map(toJournalEntry);
+  }
+
+  async readNewestFloorSettings(): Promise<JournalEntry | undefined> {
+    const row = await this.one<JournalRow>(
+      `SELECT ${JOURNAL_COLUMNS} FROM journal ${this.sql.dialect.indexedBy('journal_floor_settings')}
+        WHERE type = 'floor-settings-changed' ORDER BY seq DESC LIMIT 1`,
+    );
+    return row === undefined ? undefined : toJournalEntry(row);
+  }
+
+  async readCageMoves(query: {
+    playerId: string;
+    beforeSeq?: number;
+    limit: number;
+  }): Promise<JournalEntry[]> {
+    // The index's own expression and condition, word for word: SQLite uses a partial index only then.
+    const rows = await this.all<JournalRow>(
+      `SELECT ${JOURNAL_COLUMNS} FROM journal ${this.sql.dialect.indexedBy('journal_cage_by_player')}
+        WHERE type IN ('deposit', 'withdrawal') AND ${this.sql.dialect.jsonText('payload_json', 'playerId')} = ?
+          AND seq < ? ORDER BY seq DESC LIMIT ?`,
+      query.playerId,
       query.beforeSeq ?? Number.MAX_SAFE_INTEGER,
       pageLimit(query.limit, PAGE_ROWS_MAX),
     );

@@ -315,6 +315,7 @@ const SQLITE_DIALECT: SqlDialect = {
   byteOrder: '',
   // Without the hint SQLite may prefer the primary key and scan a table's whole journal.
   indexedBy: (index) => `INDEXED BY ${index}`,
+  jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
 };
 
 /**
@@ -345,10 +346,17 @@ export class SqliteStoreDriver implements StoreDriver {
       // from reading ON CONFLICT as a join constraint.
       const { changes } = db
         .prepare(
-          `INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms)
-          SELECT ?, id, ?, ? FROM users WHERE id = ? AND disabled = 0 ON CONFLICT DO NOTHING`,
+          `INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms, user_agent, address)
+          SELECT ?, id, ?, ?, ?, ? FROM users WHERE id = ? AND disabled = 0 ON CONFLICT DO NOTHING`,
         )
-        .run(input.tokenHash, input.createdAtMs, input.expiresAtMs, input.userId);
+        .run(
+          input.tokenHash,
+          input.createdAtMs,
+          input.expiresAtMs,
+          input.userAgent ?? null,
+          input.address ?? null,
+          input.userId,
+        );
       return changes === 1;
     });
   }

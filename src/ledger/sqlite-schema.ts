@@ -254,4 +254,20 @@ DROP INDEX IF EXISTS transfers_by_credit;
     // head there); SQLite's checks at once as before. The version keeps both engines' lists alike.
     sql: `SELECT 1;`,
   },
+  {
+    version: 12,
+    name: "a player's cage moves by player; the floor's settings; sessions keep their device and address",
+    sql: `
+-- The cage's history of a player (deposits and withdrawals, newest first): a
+-- partial index over the payload's playerId, so the rounds' entries cost it nothing.
+CREATE INDEX journal_cage_by_player ON journal (json_extract(payload_json, '$.playerId'), seq)
+  WHERE type IN ('deposit', 'withdrawal');
+-- The floor's settings in force: the newest entry that set them (service/floor-settings.ts).
+CREATE INDEX journal_floor_settings ON journal (seq) WHERE type = 'floor-settings-changed';
+-- Which browser and address a session signed in from, for the supervisor's list of
+-- sessions; null for sessions started before.
+ALTER TABLE sessions ADD COLUMN user_agent TEXT;
+ALTER TABLE sessions ADD COLUMN address TEXT;
+`,
+  },
 ];

@@ -688,7 +688,7 @@ withStores('ledger store', (h) => {
       const stores = await Promise.all([h.open({ db }), h.open({ db }), h.open({ db })]);
       const again = await h.open({ db });
       for (const s of [...stores, again])
-        expect(await s.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+        expect(await s.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
       expect(await h.raw(db, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([
         { version: 1 },
         { version: 2 },
@@ -701,6 +701,7 @@ withStores('ledger store', (h) => {
         { version: 9 },
         { version: 10 },
         { version: 11 },
+        { version: 12 },
       ]);
     });
 

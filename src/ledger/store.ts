@@ -331,6 +331,14 @@ export interface Store extends JournalReader {
   readIndexedJournal(query: IndexedJournalQuery): Promise<JournalEntry[]>;
   /** Staff actions (STAFF_ACTION_TYPES) before `beforeSeq` (default: all), newest first. */
   readStaffActions(query: { beforeSeq?: number; limit: number }): Promise<JournalEntry[]>;
+  /** The newest floor-settings-changed entry: the floor's settings in force (migration 12's index). */
+  readNewestFloorSettings(): Promise<JournalEntry | undefined>;
+  /** A player's deposits and withdrawals at the cage, newest first (migration 12's index). */
+  readCageMoves(query: {
+    playerId: string;
+    beforeSeq?: number;
+    limit: number;
+  }): Promise<JournalEntry[]>;
   /** A table's `round-settled` entries with fromAtMs <= atMs < untilAtMs, in seq order. */
   readSettlements(query: {
     readonly tableId: string;

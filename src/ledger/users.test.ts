@@ -240,11 +240,11 @@ withStores('users and sessions', (h) => {
       const store = await withAlice();
       expect(await store.createSession(session(T1))).toEqual({
         status: 'created',
-        session: { ...session(T1), lastSeenAtMs: null },
+        session: { ...session(T1), lastSeenAtMs: null, userAgent: null, address: null },
       });
       const found = await store.findSession(T1, 1_999);
       expect(found).toEqual({
-        session: { ...session(T1), lastSeenAtMs: null },
+        session: { ...session(T1), lastSeenAtMs: null, userAgent: null, address: null },
         user: await store.getUser('u1'),
       });
       expect(Object.keys(found!.user)).not.toContain('passwordHash');
@@ -451,7 +451,7 @@ withStores('users and sessions', (h) => {
       await expect(h.raw(db, 'SELECT count(*) FROM users')).rejects.toThrow(/users/);
 
       const store = await h.open({ db, currency: 'HKD' });
-      expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+      expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
       expect(await store.getAccount('wallet:old')).toEqual({
         id: 'wallet:old',
         kind: 'wallet',

@@ -70,13 +70,21 @@ export interface Session {
   readonly expiresAtMs: number;
   /** Set by touchSession; null until then. */
   readonly lastSeenAtMs: number | null;
+  /** The browser's User-Agent at sign-in (cut to SESSION_DEVICE_LENGTH_MAX); null when unknown. */
+  readonly userAgent: string | null;
+  /** The client's address at sign-in (behind a trusted proxy, the one it names); null when unknown. */
+  readonly address: string | null;
 }
+
+export const SESSION_DEVICE_LENGTH_MAX = 300;
 
 export interface SessionInput {
   readonly tokenHash: string;
   readonly userId: string;
   readonly createdAtMs: number;
   readonly expiresAtMs: number;
+  readonly userAgent?: string | null;
+  readonly address?: string | null;
 }
 
 /**
@@ -145,6 +153,11 @@ export function assertSessionInput(s: SessionInput): void {
       s.expiresAtMs > s.createdAtMs,
     () => 'session: expiresAtMs must be a safe integer after createdAtMs',
   );
+  for (const text of [s.userAgent, s.address])
+    check(
+      text === undefined || text === null || text.length <= SESSION_DEVICE_LENGTH_MAX,
+      () => `session: a device or address of at most ${SESSION_DEVICE_LENGTH_MAX} characters`,
+    );
 }
 
 /** A user row as both engines return it: SQLite keeps `disabled` as 0 or 1, PostgreSQL as a boolean. */
@@ -184,6 +197,8 @@ export interface SessionUserRow extends UserRow {
   readonly sessionCreatedAtMs: number;
   readonly expiresAtMs: number;
   readonly lastSeenAtMs: number | null;
+  readonly userAgent: string | null;
+  readonly address: string | null;
 }
 
 export function toSessionAndUser(row: SessionUserRow): { session: Session; user: User } {
@@ -194,6 +209,8 @@ export function toSessionAndUser(row: SessionUserRow): { session: Session; user:
       createdAtMs: row.sessionCreatedAtMs,
       expiresAtMs: row.expiresAtMs,
       lastSeenAtMs: row.lastSeenAtMs,
+      userAgent: row.userAgent,
+      address: row.address,
     },
     user: toUser(row),
   };
@@ -216,6 +233,8 @@ export function newSession(input: SessionInput): Session {
     createdAtMs: input.createdAtMs,
     expiresAtMs: input.expiresAtMs,
     lastSeenAtMs: null,
+    userAgent: input.userAgent ?? null,
+    address: input.address ?? null,
   };
 }
 

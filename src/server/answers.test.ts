@@ -12,6 +12,7 @@ import { type Role, type Store, type User, walletAccount } from '../ledger/index
 import { withStores } from '../ledger/testing.js';
 import { simulatedTableSettings } from '../service/table-settings.js';
 import { type App, buildApp } from './app.js';
+import { serverMessage } from './schemas.js';
 import { seedRoles, seedUsers, sessionToken } from './testing.js';
 
 const T = 'T1';
@@ -175,6 +176,8 @@ withStores('money answers', (h) => {
         onInit: (ws) =>
           ws.on('message', (d: Buffer) => {
             const m = JSON.parse(d.toString('utf8')) as Record<string, unknown>;
+            // Every message fits the schema the web app's types come from.
+            serverMessage.parse(m);
             if (m['type'] === 'ack') acks.push(m);
           }),
       },
@@ -389,6 +392,7 @@ withStores('api answers', (h) => {
         onInit: (ws) =>
           ws.on('message', (d: Buffer) => {
             const m = JSON.parse(d.toString('utf8')) as Record<string, unknown>;
+            serverMessage.parse(m);
             if (m['type'] === 'error') errors.push(m);
           }),
       },

@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Role, Store, User } from '../ledger/index.js';
 import type {} from '@fastify/cookie';
-import { type Authenticated, tokenHash, touch } from '../service/sessions.js';
+import { type Authenticated, type SessionDevice, tokenHash, touch } from '../service/sessions.js';
 import { HttpError } from './http-error.js';
 
 export const SESSION_COOKIE = 'cussec_session';
@@ -20,6 +20,18 @@ export function requestToken(request: FastifyRequest): string | undefined {
     return match?.[1];
   }
   return request.cookies[SESSION_COOKIE];
+}
+
+/** Where a sign-in comes from, for the supervisor's list of sessions (the trusted proxy's client address). */
+export const device = (request: FastifyRequest): SessionDevice => ({
+  userAgent: request.headers['user-agent'],
+  address: request.ip,
+});
+
+/** The id of the request's own session (its token's hash), if it carries one. */
+export function requestSessionId(request: FastifyRequest): string | undefined {
+  const token = requestToken(request);
+  return token === undefined ? undefined : tokenHash(token);
 }
 
 /** Whether the request's credentials are the browser's cookie (which a browser adds by itself). */

@@ -26,6 +26,7 @@ export const HTTP_ERROR_CODES = [
   'too_many_attempts',
   'forbidden',
   'password_change_required',
+  'current_session',
   'cross_origin',
   'disk_full',
   'internal_error',

@@ -15,6 +15,7 @@ import type { PublishedEvent } from '../service/table-service.js';
 import type { ServerLimits } from './context.js';
 import { EventFrames, type Feed, isBetEvent } from './feed.js';
 import type { Metrics } from './metrics.js';
+import type { ServerMessage } from './schemas.js';
 import { type RecentResult, resultOf, type StakesSummary } from './views.js';
 import { isTableStaff } from './visibility.js';
 
@@ -268,11 +269,12 @@ export class Hub {
     const seq = this.lastSeq;
     const stakes = await this.stakesSource(tableId);
     if (stakes === undefined) return undefined;
-    return Buffer.from(JSON.stringify({ type: 'stakes', tableId, seq, ...stakes }));
+    const message: ServerMessage = { type: 'stakes', tableId, seq, ...stakes };
+    return Buffer.from(JSON.stringify(message));
   }
 
   /** A message for every socket of a table (public news, e.g. the table opened or closed for play). */
-  notifyTable(tableId: string, message: object): void {
+  notifyTable(tableId: string, message: ServerMessage): void {
     const table = this.clients.get(tableId);
     if (table === undefined) return;
     const data = Buffer.from(JSON.stringify(message));
@@ -283,7 +285,7 @@ export class Hub {
    * A message for the staff watching a table (croupier, supervisor,
    * inspector), never for players or anonymous watchers: a fairness alert, say.
    */
-  notifyStaff(tableId: string, message: object): void {
+  notifyStaff(tableId: string, message: ServerMessage): void {
     const table = this.clients.get(tableId);
     if (table === undefined) return;
     const data = Buffer.from(JSON.stringify(message));
@@ -331,7 +333,7 @@ export class Hub {
    * deposits and withdrawals reach the player's page at once. This node's
    * sockets only (the cage answers on the node the cashier uses).
    */
-  sendToUser(userId: string, message: object): void {
+  sendToUser(userId: string, message: ServerMessage): void {
     const data = JSON.stringify(message);
     for (const table of this.clients.values())
       for (const c of table.all) if (c.user?.id === userId) this.send(c, data);

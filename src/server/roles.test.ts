@@ -131,7 +131,20 @@ const ROWS: Record<string, Row> = {
     body: () => ({ amountMinor: 1_000 }),
   },
   'GET /api/v1/users': { access: ['supervisor'], url: () => '/api/v1/users' },
+  'GET /api/v1/players/:playerId/cage-moves': {
+    access: ['cashier', 'supervisor'],
+    url: (f) => `/api/v1/players/${f.users.player.id}/cage-moves`,
+  },
   'GET /api/v1/floor': { access: ['supervisor', 'inspector'], url: () => '/api/v1/floor' },
+  'GET /api/v1/floor-settings': {
+    access: ['supervisor', 'cashier', 'inspector'],
+    url: () => '/api/v1/floor-settings',
+  },
+  'PATCH /api/v1/floor-settings': {
+    access: ['supervisor'],
+    url: () => '/api/v1/floor-settings',
+    body: () => ({ cageConfirmationAboveMinor: 1_000_000 }),
+  },
   'GET /api/v1/reports/daily': {
     access: ['inspector', 'supervisor'],
     url: () => '/api/v1/reports/daily?date=2026-03-06&format=csv',

@@ -1,9 +1,11 @@
 /** The request schemas shared by routes and sockets (and the OpenAPI document). */
 import { z } from 'zod';
-import { publicBetSchema, visibleRoundEventSchema } from '../journal/index.js';
+import { payloadSchema, publicBetSchema, visibleRoundEventSchema } from '../journal/index.js';
 import { ROLES } from '../ledger/index.js';
 import { AUDIT_CHECKS } from '../service/audit.js';
 import { PHASES } from '../table/index.js';
+import { floorSettingsSchema } from '../service/floor-settings.js';
+import { storedTableSettingsSchema } from '../service/table-settings.js';
 import { FEEDS } from './feed.js';
 
 export const id = z
@@ -135,6 +137,82 @@ export const userAnswer = z.strictObject({
   mustChangePassword: z.boolean(),
 });
 
+/** A person an answer names: their id, and their username and name where the store knows them. */
+export const personAnswer = z.strictObject({
+  id: z.string(),
+  username: z.string().nullable(),
+  displayName: z.string().nullable(),
+});
+
+/** The answer to signing in or changing one's password: the session's token and the user. */
+export const sessionAnswer = z.strictObject({ token: z.string(), user: userAnswer });
+
+/** Who is signed in (GET /api/v1/me), with the wallet for a player. */
+export const meAnswer = z.strictObject({
+  user: userAnswer,
+  wallet: z.strictObject({ balanceMinor: z.number().int(), currency: z.string() }).nullable(),
+});
+
+/** One of a user's live sessions (GET /api/v1/users/:id/sessions). */
+export const userSessionAnswer = z.strictObject({
+  id: z.string(),
+  createdAtMs: z.number().int(),
+  expiresAtMs: z.number().int(),
+  lastSeenAtMs: z.number().int().nullable(),
+  userAgent: z.string().nullable().describe("the browser's User-Agent at sign-in"),
+  address: z.string().nullable().describe("the client's address at sign-in"),
+  current: z.boolean().describe('the session this request was made with'),
+});
+
+/** A player as the cage lists them, with the wallet's balance. */
+export const playerBalanceAnswer = z.strictObject({
+  id: z.string(),
+  username: z.string(),
+  displayName: z.string(),
+  balanceMinor: z.number().int(),
+});
+
+/** A deposit or withdrawal at the cage: the wallet's balance after it and the transfer's id. */
+export const cageMoveAnswer = z.strictObject({
+  balanceMinor: z.number().int(),
+  transferId: z.string(),
+});
+
+/** A player's deposit or withdrawal at the cage, as its history and receipt show it. */
+export const cageMoveItemAnswer = z.strictObject({
+  seq: z.number().int(),
+  atMs: z.number().int(),
+  kind: z.enum(['deposit', 'withdrawal']),
+  amountMinor: z.number().int(),
+  balanceAfterMinor: z
+    .number()
+    .int()
+    .nullable()
+    .describe('what the wallet held right after; null for moves made before migration 12'),
+  cashier: z.strictObject({
+    id: z.string(),
+    username: z.string().nullable(),
+    displayName: z.string().nullable(),
+  }),
+  transferId: z.string(),
+});
+
+/** Newest first: `before` a seq (default: the newest). */
+export const cageMovesQuery = z
+  .object({
+    before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  })
+  .strict();
+
+/** The floor's settings in force, and who set them when (null: the defaults, never set). */
+export const floorSettingsAnswer = z.strictObject({
+  settings: floorSettingsSchema,
+  seq: z.number().int().nullable(),
+  changedAtMs: z.number().int().nullable(),
+  changedBy: personAnswer.nullable(),
+});
+
 /** A table as the list of tables shows it, with its stake limits per spot (the chooser's limits sign). */
 export const tableSummaryAnswer = z.strictObject({
   id: z.string(),
@@ -169,7 +247,9 @@ export const myBetsAnswer = z.strictObject({
   ),
 });
 
-const minor = z.number().int();
+const int = z.number().int();
+const minor = int;
+const dice = z.tuple([int, int, int]).readonly();
 
 /** The round's stakes and the worst of the 216 outcomes for the house (Art. 6). */
 export const exposureAnswer = z.strictObject({
@@ -221,8 +301,6 @@ export const optionsAuthorizationAnswer = z.strictObject({
   proposalId: z.string().nullable(),
 });
 
-const dice = z.tuple([z.number().int(), z.number().int(), z.number().int()]).readonly();
-
 /** A table as its view shows it (GET /api/v1/tables/:id, and what open, close, limits and create answer). */
 export const tableViewAnswer = z.strictObject({
   id: z.string(),
@@ -247,6 +325,7 @@ export const tableViewAnswer = z.strictObject({
   lastRound: z
     .strictObject({
       roundNo: z.number().int(),
+      rollNo: z.number().int(),
       dice,
       winningSpots: z.array(z.string()).readonly(),
       totalReturnedMinor: minor,
@@ -275,3 +354,479 @@ export const commandAnswer = z.strictObject({
     .readonly(),
   view: tableViewAnswer,
 });
+
+// The answers of the routes below, each beside its route's neighbours: the web app's types are
+// these schemas' (web/src/api/types.ts), so a field the page reads and the server does not send
+// does not compile.
+
+/** A table's line on the floor; its settings and round are null when its snapshot is not here. */
+export const floorTableAnswer = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  shaker: z.enum(['lever', 'electronic']).nullable(),
+  phase: z.enum(PHASES).nullable(),
+  roundNo: int.nullable(),
+  bettingDeadlineMs: int.nullable(),
+  stakeMinorMin: int.nullable(),
+  stakeMinorMax: int.nullable(),
+  liabilityMinorMax: int.nullable(),
+  bettingTimerMs: int.nullable(),
+  limitsChangeAllowed: z.boolean(),
+  players: int,
+  stakedMinor: int,
+  worstCaseHouseLossMinor: int,
+  leaseHeldHere: z.boolean(),
+  leaseHolder: z.string().nullable(),
+  closedSinceMs: int.nullable(),
+  day: z
+    .strictObject({
+      rounds: int,
+      handleMinor: int,
+      payoutsMinor: int,
+      holdMinor: int,
+      holdPercentActual: z.number().nullable(),
+      holdPercentTheoretical: z.number().nullable(),
+    })
+    .nullable(),
+  fairnessAlerts: int,
+});
+
+export const floorAnswer = z.strictObject({
+  today: z.string().describe('YYYY-MM-DD, in Macau'),
+  node: z
+    .string()
+    .nullable()
+    .describe("this node's URL on a floor (the lease holder it records); null off a floor"),
+  calendar: z.strictObject({
+    years: z.array(
+      z.strictObject({ year: int, official: z.boolean(), origin: z.enum(['bundled', 'loaded']) }),
+    ),
+    nextYear: z.strictObject({ year: int, status: z.enum(['missing', 'official', 'computed']) }),
+    earliestAdoptionDate: z.string().nullable(),
+  }),
+  tables: z.array(floorTableAnswer),
+});
+
+export const isoDateText = z.string().describe('YYYY-MM-DD');
+
+export const houseOptionsChoiceAnswer = z.strictObject({
+  shaker: z.enum(['lever', 'electronic']),
+  layoutCount: z.number().int(),
+  displayBoard: z.boolean(),
+  announceAloud: z.boolean(),
+  paytable: paytableAnswer,
+});
+
+/** A proposal of house options with its DICJ authorization, how it ended, and its status today. */
+const proposalAnswer = {
+  proposalId: z.string(),
+  options: houseOptionsChoiceAnswer,
+  adoptionDate: isoDateText,
+  requestDate: isoDateText,
+  proposedBy: z.string(),
+  baseVersion: z.number().int(),
+  authorization: z
+    .strictObject({
+      reference: z.string(),
+      authorizationDate: isoDateText,
+      inspectorId: z.string(),
+      recordedOn: isoDateText,
+    })
+    .nullable(),
+  closed: z
+    .discriminatedUnion('reason', [
+      z.strictObject({
+        reason: z.literal('adopted'),
+        on: isoDateText,
+        by: z.string(),
+        version: z.number().int(),
+      }),
+      z.strictObject({ reason: z.literal('withdrawn'), on: isoDateText, by: z.string() }),
+      z.strictObject({
+        reason: z.literal('superseded'),
+        on: isoDateText,
+        byProposalId: z.string(),
+      }),
+    ])
+    .nullable(),
+  status: z.enum(['pending', 'authorized', 'expired', 'adopted', 'withdrawn', 'superseded']),
+};
+
+export const houseOptionsAnswer = z.strictObject({
+  tableId: z.string(),
+  today: isoDateText,
+  current: houseOptionsChoiceAnswer.extend({ version: z.number().int() }),
+  adoptedOn: isoDateText.nullable(),
+  betweenRounds: z.boolean(),
+  dueProposalIds: z.array(z.string()).readonly(),
+  proposals: z.array(z.strictObject(proposalAnswer)).readonly(),
+  /** Who proposed, withdrew or recorded an authorization, by user id: a page names people, not ids. */
+  people: z.record(z.string(), personAnswer),
+});
+
+/** A decision on a proposal: the proposal, and the calendar Art. 8's working days were counted with. */
+export const decisionAnswer = z.strictObject({
+  ...proposalAnswer,
+  computedHolidayYears: z.array(z.number().int()).readonly(),
+  calendarNote: z.string().nullable(),
+});
+
+/** A year of public holidays and where its list came from. */
+export const calendarYearAnswer = z.strictObject({
+  year: z.number().int(),
+  official: z.boolean(),
+  source: z.string(),
+  origin: z.enum(['bundled', 'loaded']),
+  loadedBy: z.string().nullable(),
+  loadedAtMs: z.number().int().nullable(),
+  seq: z.number().int().nullable(),
+  days: z
+    .array(
+      z.strictObject({
+        date: isoDateText,
+        name: z.string(),
+        kind: z.enum(['holiday', 'compensatory']),
+        obligatory: z.boolean().exactOptional(),
+      }),
+    )
+    .readonly(),
+});
+
+const fairnessSpan = z.enum(['window', 'since-dice-change']);
+const fairnessTest = z.enum(['faces', 'totals']);
+const spanEvaluation = z.strictObject({
+  span: fairnessSpan,
+  rolls: z.number().int(),
+  tests: z
+    .array(
+      z.strictObject({
+        test: fairnessTest,
+        statistic: z.number().nullable(),
+        df: z.number().int(),
+        pValue: z.number().nullable(),
+        note: z.string().exactOptional(),
+      }),
+    )
+    .readonly(),
+});
+const detectable = z.strictObject({
+  oneDie: z.number().nullable(),
+  allDice: z.number().nullable(),
+});
+
+/** Art. 1.1: the fairness of a table's dice over both spans, its alerts and the tests' power. */
+export const fairnessAnswer = z.strictObject({
+  tableId: z.string(),
+  config: z.strictObject({
+    windowRolls: z.number().int(),
+    alertPValue: z.number(),
+    clearPValue: z.number(),
+  }),
+  rollSeq: z.number().int(),
+  diceSetId: z.string().nullable(),
+  spans: z.array(spanEvaluation).readonly(),
+  window: spanEvaluation,
+  sinceDiceChange: spanEvaluation,
+  activeAlerts: z
+    .array(
+      z.strictObject({
+        span: fairnessSpan,
+        test: fairnessTest,
+        raisedAtRollSeq: z.number().int(),
+        pValue: z.number(),
+      }),
+    )
+    .readonly(),
+  detectionPower: z
+    .array(
+      z.strictObject({
+        excess: z.number(),
+        loadedDice: z.literal([1, 2, 3]),
+        significance: z.number(),
+        power: z.number(),
+        rolls: z.number().int(),
+      }),
+    )
+    .readonly(),
+  smallestDetectableExcess: z.strictObject({ window: detectable, sinceDiceChange: detectable }),
+});
+
+const percentOrNull = z.number().nullable();
+
+/** A table's figures for a Macau day (the JSON of the daily reports). */
+export const dailyReportAnswer = z.strictObject({
+  tableId: z.string(),
+  macauDay: isoDateText,
+  currency: z.string(),
+  rounds: z.number().int(),
+  voidRolls: z.number().int(),
+  bets: z.number().int(),
+  handleMinor: z.number().int(),
+  payoutsMinor: z.number().int(),
+  holdMinor: z.number().int(),
+  holdPercentActual: percentOrNull,
+  holdPercentTheoretical: percentOrNull,
+  biggestWin: z
+    .strictObject({
+      roundId: z.string(),
+      settledAtMs: z.number().int(),
+      betId: z.string().nullable(),
+      spot: z.string(),
+      stakeMinor: z.number().int(),
+      returnedMinor: z.number().int(),
+      winMinor: z.number().int(),
+    })
+    .nullable(),
+  bySpot: z
+    .array(
+      z.strictObject({
+        spot: z.string(),
+        bets: z.number().int(),
+        handleMinor: z.number().int(),
+        payoutsMinor: z.number().int(),
+        holdMinor: z.number().int(),
+        holdPercentActual: percentOrNull,
+        holdPercentTheoretical: percentOrNull,
+      }),
+    )
+    .readonly(),
+});
+
+/** A table's day as JSON: its figures and the options in force at the day's start, then each change. */
+export const tableDayAnswer = z.strictObject({
+  tableId: z.string(),
+  tableName: z.string(),
+  report: dailyReportAnswer,
+  optionsInForce: z
+    .array(
+      z.strictObject({
+        fromMs: z.number().int(),
+        totalOdds: paytableAnswer.shape.totalOdds,
+        shaker: z.enum(['lever', 'electronic']),
+        authorization: optionsAuthorizationAnswer.nullable(),
+      }),
+    )
+    .readonly(),
+});
+
+/** The floor's day as JSON: every table's figures and the floor's totals. */
+export const floorDayAnswer = z.strictObject({
+  date: isoDateText,
+  currency: z.string(),
+  tables: z
+    .array(
+      z.strictObject({ tableId: z.string(), tableName: z.string(), report: dailyReportAnswer }),
+    )
+    .readonly(),
+  // The floor's totals are a table's figures, summed (floor-report.ts).
+  totals: dailyReportAnswer.pick({
+    rounds: true,
+    voidRolls: true,
+    bets: true,
+    handleMinor: true,
+    payoutsMinor: true,
+    holdMinor: true,
+    holdPercentActual: true,
+  }),
+});
+
+const sealedRoll = z.strictObject({ dice, nonceHex: z.string(), commitmentHex: z.string() });
+
+/** A round as the journal and the ledger recorded it (service/recall.ts). */
+export const recalledRoundAnswer = z.strictObject({
+  tableId: z.string(),
+  roundNo: int,
+  status: z.enum(['open', 'settled', 'paid']),
+  firstSeq: int,
+  lastSeq: int,
+  startedAtMs: int,
+  paidAtMs: int.nullable(),
+  rolls: z
+    .array(
+      z.strictObject({
+        rollNo: int,
+        commitmentHex: z.string().nullable(),
+        bettingOpenedAtMs: int.nullable(),
+        bellRungAtMs: int.nullable(),
+        bellAutomatic: z.boolean().nullable(),
+        voided: z
+          .strictObject({
+            reason: z.enum(['stacked', 'tilted']),
+            atMs: int,
+            croupierId: z.string().nullable(),
+            openedSeal: sealedRoll.nullable(),
+            sealVerified: z.boolean().nullable(),
+          })
+          .nullable(),
+      }),
+    )
+    .readonly(),
+  result: z
+    .discriminatedUnion('method', [
+      z.strictObject({
+        method: z.literal('electronic'),
+        rollNo: int,
+        dice,
+        nonceHex: z.string(),
+        commitmentHex: z.string(),
+        verified: z.boolean(),
+        atMs: int,
+      }),
+      z.strictObject({
+        method: z.literal('lever'),
+        rollNo: int,
+        dice,
+        croupierId: z.string(),
+        atMs: int,
+      }),
+    ])
+    .nullable(),
+  winningSpots: z.array(z.string()).readonly(),
+  bets: z
+    .array(
+      z.strictObject({
+        betId: z.string(),
+        playerId: z.string(),
+        spot: z.string(),
+        stakeMinor: int,
+        rollNo: int,
+        placedAtMs: int,
+        withdrawnAtMs: int.nullable(),
+        winMinor: int.nullable(),
+        returnedMinor: int.nullable(),
+      }),
+    )
+    .readonly(),
+  totalStakeMinor: int,
+  totalReturnedMinor: int.nullable(),
+  players: z
+    .array(
+      z.strictObject({
+        playerId: z.string(),
+        displayName: z.string().nullable(),
+        balanceBeforeMinor: int.nullable(),
+        balanceAfterMinor: int.nullable(),
+        stakedMinor: int,
+        returnedMinor: int.nullable(),
+      }),
+    )
+    .readonly(),
+  authorization: optionsAuthorizationAnswer.nullable(),
+});
+
+const staffPerson = z.strictObject({
+  id: z.string(),
+  username: z.string().nullable(),
+  displayName: z.string().nullable(),
+});
+
+export const staffActionAnswer = z.strictObject({
+  seq: z.number().int(),
+  atMs: z.number().int(),
+  type: z.string(),
+  tableId: z.string().nullable(),
+  by: staffPerson.nullable(),
+  user: staffPerson.nullable(),
+  settings: storedTableSettingsSchema.nullable(),
+});
+
+// What the server sends on a table's socket (docs/api.md, "WebSocket"): each message is typed by
+// these schemas where it is built, and the web app reads them as these types.
+
+/** A refusal: its code, the server's English sentence (for logs) and the article it enforces. */
+export const errorAnswer = z.strictObject({
+  code: z.string(),
+  message: z.string(),
+  article: z.string().exactOptional(),
+  issues: z.array(z.unknown()).readonly().exactOptional(),
+});
+
+const fairnessAlertPayload = z.union([
+  payloadSchema('fairness-alert-raised'),
+  payloadSchema('fairness-alert-cleared'),
+]);
+
+/** One bet of a `place-bets` or `withdraw-bets` message: taken, or refused on its own. */
+export const batchResultAnswer = z.discriminatedUnion('ok', [
+  z.strictObject({
+    betId: z.string(),
+    ok: z.literal(true),
+    seq: int.nullable(),
+    bet: publicBetSchema.nullable(),
+  }),
+  z.strictObject({ betId: z.string(), ok: z.literal(false), error: errorAnswer }),
+]);
+
+/** The summary feed's stakes by spot, as of at least `seq`. */
+export const stakesMessage = z.strictObject({
+  type: z.literal('stakes'),
+  tableId: z.string(),
+  seq: int,
+  roundNo: int,
+  rollNo: int,
+  phase: z.enum(PHASES),
+  stakesBySpotMinor: z.record(z.string(), minor),
+  betCount: int,
+  totalStakeMinor: minor,
+});
+
+/** Art. 1.1: a chi-square test of the table's dice fell under the alert level, or recovered (staff). */
+export const fairnessAlertMessage = z.strictObject({
+  type: z.literal('fairness-alert'),
+  tableId: z.string(),
+  seq: int,
+  raised: z.boolean(),
+  alert: fairnessAlertPayload,
+});
+
+/** Art. 1.1: a severe fairness alert held the table, or its hold was released (staff). */
+export const tableHoldMessage = z.strictObject({
+  type: z.literal('table-hold'),
+  tableId: z.string(),
+  seq: int,
+  held: z.boolean(),
+  detail: z.union([payloadSchema('table-held'), payloadSchema('table-hold-released')]),
+});
+
+export const serverMessage = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('hello'),
+    tableId: z.string(),
+    view: tableViewAnswer,
+    user: userAnswer.nullable(),
+  }),
+  z.strictObject({ type: z.literal('event'), seq: int, event: visibleRoundEventSchema }),
+  z.strictObject({
+    type: z.literal('ack'),
+    requestId: z.string(),
+    seq: int.nullable(),
+    bet: publicBetSchema.nullable(),
+    balanceMinor: minor,
+  }),
+  z.strictObject({
+    type: z.literal('batch-ack'),
+    requestId: z.string(),
+    results: z.array(batchResultAnswer).readonly(),
+    balanceMinor: minor,
+  }),
+  stakesMessage,
+  fairnessAlertMessage,
+  tableHoldMessage,
+  /** Art. 2: a supervisor opened or closed the table for play (to every socket of the table). */
+  z.strictObject({
+    type: z.literal('table-open'),
+    tableId: z.string(),
+    seq: int,
+    open: z.boolean(),
+  }),
+  /** To a player's sockets when the cage moves money in or out of the wallet. */
+  z.strictObject({ type: z.literal('wallet'), balanceMinor: minor }),
+  z.strictObject({
+    type: z.literal('error'),
+    requestId: z.string().nullable(),
+    error: errorAnswer,
+  }),
+]);
+
+export type ServerMessage = z.infer<typeof serverMessage>;
+export type BatchResultAnswer = z.infer<typeof batchResultAnswer>;

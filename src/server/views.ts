@@ -61,6 +61,8 @@ export interface TableView {
   readonly totalStakeMinor: number;
   readonly lastRound: {
     readonly roundNo: number;
+    /** The roll revealed (after a void roll, not the first): the commitment names it. */
+    readonly rollNo: number;
     readonly dice: Dice;
     readonly winningSpots: readonly string[];
     readonly totalReturnedMinor: number;
@@ -143,6 +145,7 @@ export async function tableView(
     lastRound: revealed
       ? {
           roundNo: state.roundNo,
+          rollNo: state.rollNo,
           dice: state.settlement.dice,
           winningSpots: state.settlement.winningSpots,
           // Art. 4: what "pay all" pays, shown to the croupier before paying.

@@ -26,7 +26,14 @@ import type { Client } from './hub.js';
 import { checkOrigin } from './origin.js';
 import { parse } from './route.js';
 import { viewOf, walletBalance } from './routes/tables.js';
-import { tableParams, type WsMessage, wsMessage, wsQuery } from './schemas.js';
+import {
+  type BatchResultAnswer,
+  type ServerMessage,
+  tableParams,
+  type WsMessage,
+  wsMessage,
+  wsQuery,
+} from './schemas.js';
 
 /** Binary frames: the protocol is JSON text. */
 export const WS_CLOSE_UNSUPPORTED = 1003;
@@ -191,7 +198,8 @@ async function open(
     afterSeq: after ?? ctx.hub.lastEventSeq,
   });
   const view = await viewOf(ctx, tableId);
-  ctx.hub.greet(client, JSON.stringify({ type: 'hello', tableId, view, user: user ?? null }));
+  const hello: ServerMessage = { type: 'hello', tableId, view, user: user ?? null };
+  ctx.hub.greet(client, JSON.stringify(hello));
   await ctx.hub.resume(tableId, client);
   return client;
 }
@@ -256,7 +264,7 @@ async function execute(
       seq: event?.seq ?? null,
       bet: event && 'bet' in event.event ? event.event.bet : null,
       balanceMinor: outcome.balanceMinor ?? (await walletBalance(ctx, user.id)),
-    }),
+    } satisfies ServerMessage),
   );
 }
 
@@ -284,7 +292,7 @@ async function batch(
   const outcomes = await Promise.all(
     commands.map((command) => ctx.service.execute({ tableId, command })),
   );
-  const results = outcomes.map((outcome, i) => {
+  const results = outcomes.map((outcome, i): BatchResultAnswer => {
     if (message.type === 'place-bets') countBet(ctx, outcome);
     const betId = (commands[i] as { betId: string }).betId;
     if (!outcome.ok) return { betId, ok: false, error: outcome.rejection };
@@ -308,7 +316,7 @@ async function batch(
         last?.ok && last.balanceMinor !== undefined
           ? last.balanceMinor
           : await walletBalance(ctx, user.id),
-    }),
+    } satisfies ServerMessage),
   );
 }
 
@@ -331,5 +339,6 @@ function requestIdOf(raw: unknown): string | null {
 }
 
 function reply(ctx: AppContext, client: Client, requestId: string | null, body: ErrorBody): void {
-  ctx.hub.send(client, JSON.stringify({ type: 'error', requestId, ...body }));
+  const message: ServerMessage = { type: 'error', requestId, ...body };
+  ctx.hub.send(client, JSON.stringify(message));
 }

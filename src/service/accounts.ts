@@ -175,6 +175,8 @@ export interface SessionInfo {
   readonly createdAtMs: number;
   readonly expiresAtMs: number;
   readonly lastSeenAtMs: number | null;
+  readonly userAgent: string | null;
+  readonly address: string | null;
 }
 
 const sessionInfo = (s: Session): SessionInfo => ({
@@ -182,6 +184,8 @@ const sessionInfo = (s: Session): SessionInfo => ({
   createdAtMs: s.createdAtMs,
   expiresAtMs: s.expiresAtMs,
   lastSeenAtMs: s.lastSeenAtMs,
+  userAgent: s.userAgent,
+  address: s.address,
 });
 
 export async function listSessions(

@@ -142,6 +142,7 @@ async function move(
     if (result.status === 'failed') {
       outcome = { ok: false, rejection: cageRefusal(result.code) };
     } else {
+      const balanceMinor = (await tx.balance(wallet))!;
       await tx.appendJournal([
         {
           tableId: null,
@@ -151,10 +152,11 @@ async function move(
             amountMinor: request.amountMinor,
             cashierId: request.cashierId,
             transferId,
+            balanceAfterMinor: balanceMinor,
           },
         },
       ]);
-      outcome = { ok: true, balanceMinor: (await tx.balance(wallet))!, transferId };
+      outcome = { ok: true, balanceMinor, transferId };
     }
     await tx.putCommands([{ key, requestHash: hash, response: outcome }]);
     return outcome;
@@ -170,4 +172,61 @@ function cageRefusal(code: TransferErrorCode): ServiceRejection {
     default:
       return { code, message: `the ledger refused the transfer (${code})` };
   }
+}
+
+/** A deposit or withdrawal as the cage's history and receipt show it. */
+export interface CageMove {
+  readonly seq: number;
+  readonly atMs: number;
+  readonly kind: 'deposit' | 'withdrawal';
+  readonly amountMinor: number;
+  /** What the wallet held right after; null for moves journaled before it was kept. */
+  readonly balanceAfterMinor: number | null;
+  readonly cashier: {
+    readonly id: string;
+    readonly username: string | null;
+    readonly displayName: string | null;
+  };
+  readonly transferId: string;
+}
+
+/**
+ * A player's moves at the cage, newest first, `before` a seq (paging back),
+ * each with the cashier's name (null for an id the store does not know).
+ */
+export async function cageMoves(
+  store: Store,
+  playerId: string,
+  page: { readonly beforeSeq?: number; readonly limit: number },
+): Promise<CageMove[] | undefined> {
+  const player = await store.getUser(playerId);
+  if (player?.role !== 'player') return undefined;
+  const entries = await store.readCageMoves({ playerId, ...page });
+  const cashiers = new Map<string, CageMove['cashier']>();
+  for (const entry of entries) {
+    if (entry.type !== 'deposit' && entry.type !== 'withdrawal') continue;
+    const id = entry.payload.cashierId;
+    if (cashiers.has(id)) continue;
+    const user = await store.getUser(id);
+    cashiers.set(id, {
+      id,
+      username: user?.username ?? null,
+      displayName: user?.displayName ?? null,
+    });
+  }
+  return entries.flatMap((entry) =>
+    entry.type === 'deposit' || entry.type === 'withdrawal'
+      ? [
+          {
+            seq: entry.seq,
+            atMs: entry.atMs,
+            kind: entry.type,
+            amountMinor: entry.payload.amountMinor,
+            balanceAfterMinor: entry.payload.balanceAfterMinor ?? null,
+            cashier: cashiers.get(entry.payload.cashierId)!,
+            transferId: entry.payload.transferId,
+          },
+        ]
+      : [],
+  );
 }

@@ -6,7 +6,7 @@
  * client once and is kept nowhere.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Session, Store, User } from '../ledger/index.js';
+import { type Session, SESSION_DEVICE_LENGTH_MAX, type Store, type User } from '../ledger/index.js';
 import { verifyAgainstDummy, verifyPassword } from './passwords.js';
 
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -50,12 +50,22 @@ export async function checkCredentials(
   return withoutSecret;
 }
 
+/** Where a session signs in from: the browser's User-Agent and the client's address. */
+export interface SessionDevice {
+  readonly userAgent: string | undefined;
+  readonly address: string | undefined;
+}
+
+const deviceText = (text: string | undefined): string | null =>
+  text === undefined || text === '' ? null : text.slice(0, SESSION_DEVICE_LENGTH_MAX);
+
 /** A new session of the user, as its token; undefined when the user is gone or disabled. */
 export async function startSession(
   store: Store,
   userId: string,
   nowMs: number,
   idleMs: number,
+  device?: SessionDevice,
 ): Promise<string | undefined> {
   const token = newToken();
   const created = await store.createSession({
@@ -63,6 +73,8 @@ export async function startSession(
     userId,
     createdAtMs: nowMs,
     expiresAtMs: slidingExpiryMs(nowMs, nowMs, idleMs),
+    userAgent: deviceText(device?.userAgent),
+    address: deviceText(device?.address),
   });
   return created.status === 'created' ? token : undefined;
 }

@@ -2,11 +2,18 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { cashierMove, playerBalances } from '../../service/cage.js';
+import { cageMoves, cashierMove, playerBalances } from '../../service/cage.js';
 import type { AppContext } from '../context.js';
-import { fromRejection } from '../http-error.js';
+import { fromRejection, HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
-import { cageBody, playerParams } from '../schemas.js';
+import {
+  cageBody,
+  cageMoveAnswer,
+  cageMoveItemAnswer,
+  cageMovesQuery,
+  playerBalanceAnswer,
+  playerParams,
+} from '../schemas.js';
 
 export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
@@ -15,15 +22,29 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Players with their wallet balances',
     tag: 'cage',
     roles: ['cashier', 'supervisor'],
-    response: z.array(
-      z.strictObject({
-        id: z.string(),
-        username: z.string(),
-        displayName: z.string(),
-        balanceMinor: z.number().int(),
-      }),
-    ),
+    response: z.array(playerBalanceAnswer),
     handler: () => playerBalances(ctx.store),
+  });
+
+  registerRoute(app, ctx, {
+    method: 'GET',
+    url: '/api/v1/players/:playerId/cage-moves',
+    summary:
+      "A player's deposits and withdrawals, newest first: time, kind, amount, cashier, balance after",
+    tag: 'cage',
+    roles: ['cashier', 'supervisor'],
+    params: playerParams,
+    query: cageMovesQuery,
+    response: z.array(cageMoveItemAnswer),
+    handler: async ({ params, query }) => {
+      const moves = await cageMoves(ctx.store, params.playerId, {
+        limit: query.limit,
+        ...(query.before === undefined ? {} : { beforeSeq: query.before }),
+      });
+      if (moves === undefined)
+        throw new HttpError(404, 'unknown_player', `there is no player "${params.playerId}"`);
+      return moves;
+    },
   });
 
   for (const [path, kind, summary] of [
@@ -38,7 +59,7 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
       roles: ['cashier'],
       params: playerParams,
       body: cageBody,
-      response: z.strictObject({ balanceMinor: z.number().int(), transferId: z.string() }),
+      response: cageMoveAnswer,
       handler: async ({ params, body, user, idempotencyKey }) => {
         const outcome = await cashierMove(ctx.store, kind, {
           playerId: params.playerId,

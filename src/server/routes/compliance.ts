@@ -24,7 +24,16 @@ import { tableIds } from '../../service/reads.js';
 import type { AppContext } from '../context.js';
 import { HttpError, statusOf } from '../http-error.js';
 import { registerRoute, textBody } from '../route.js';
-import { id, optionsAuthorizationAnswer, paytableAnswer, tableParams } from '../schemas.js';
+import {
+  calendarYearAnswer,
+  decisionAnswer,
+  fairnessAnswer,
+  floorDayAnswer,
+  houseOptionsAnswer,
+  id,
+  tableDayAnswer,
+  tableParams,
+} from '../schemas.js';
 
 /** How often due proposals are adopted, besides after every round paid. */
 export const ADOPTION_INTERVAL_MS = 60_000;
@@ -38,226 +47,6 @@ const isoDate = z
     (d) => isIsoDate(d) && d >= ISO_DATE_MIN && d <= ISO_DATE_MAX,
     `a YYYY-MM-DD date from ${ISO_DATE_MIN} to ${ISO_DATE_MAX}`,
   );
-const isoDateText = z.string().describe('YYYY-MM-DD');
-
-const houseOptionsChoiceAnswer = z.strictObject({
-  shaker: z.enum(['lever', 'electronic']),
-  layoutCount: z.number().int(),
-  displayBoard: z.boolean(),
-  announceAloud: z.boolean(),
-  paytable: paytableAnswer,
-});
-
-/** A proposal of house options with its DICJ authorization, how it ended, and its status today. */
-const proposalAnswer = {
-  proposalId: z.string(),
-  options: houseOptionsChoiceAnswer,
-  adoptionDate: isoDateText,
-  requestDate: isoDateText,
-  proposedBy: z.string(),
-  baseVersion: z.number().int(),
-  authorization: z
-    .strictObject({
-      reference: z.string(),
-      authorizationDate: isoDateText,
-      inspectorId: z.string(),
-      recordedOn: isoDateText,
-    })
-    .nullable(),
-  closed: z
-    .discriminatedUnion('reason', [
-      z.strictObject({
-        reason: z.literal('adopted'),
-        on: isoDateText,
-        by: z.string(),
-        version: z.number().int(),
-      }),
-      z.strictObject({ reason: z.literal('withdrawn'), on: isoDateText, by: z.string() }),
-      z.strictObject({
-        reason: z.literal('superseded'),
-        on: isoDateText,
-        byProposalId: z.string(),
-      }),
-    ])
-    .nullable(),
-  status: z.enum(['pending', 'authorized', 'expired', 'adopted', 'withdrawn', 'superseded']),
-};
-
-const houseOptionsAnswer = z.strictObject({
-  tableId: z.string(),
-  today: isoDateText,
-  current: houseOptionsChoiceAnswer.extend({ version: z.number().int() }),
-  adoptedOn: isoDateText.nullable(),
-  betweenRounds: z.boolean(),
-  dueProposalIds: z.array(z.string()).readonly(),
-  proposals: z.array(z.strictObject(proposalAnswer)).readonly(),
-});
-
-/** A decision on a proposal: the proposal, and the calendar Art. 8's working days were counted with. */
-const decisionAnswer = z.strictObject({
-  ...proposalAnswer,
-  computedHolidayYears: z.array(z.number().int()).readonly(),
-  calendarNote: z.string().nullable(),
-});
-
-/** A year of public holidays and where its list came from. */
-const calendarYearAnswer = z.strictObject({
-  year: z.number().int(),
-  official: z.boolean(),
-  source: z.string(),
-  origin: z.enum(['bundled', 'loaded']),
-  loadedBy: z.string().nullable(),
-  loadedAtMs: z.number().int().nullable(),
-  seq: z.number().int().nullable(),
-  days: z
-    .array(
-      z.strictObject({
-        date: isoDateText,
-        name: z.string(),
-        kind: z.enum(['holiday', 'compensatory']),
-        obligatory: z.boolean().exactOptional(),
-      }),
-    )
-    .readonly(),
-});
-
-const fairnessSpan = z.enum(['window', 'since-dice-change']);
-const fairnessTest = z.enum(['faces', 'totals']);
-const spanEvaluation = z.strictObject({
-  span: fairnessSpan,
-  rolls: z.number().int(),
-  tests: z
-    .array(
-      z.strictObject({
-        test: fairnessTest,
-        statistic: z.number().nullable(),
-        df: z.number().int(),
-        pValue: z.number().nullable(),
-        note: z.string().exactOptional(),
-      }),
-    )
-    .readonly(),
-});
-const detectable = z.strictObject({
-  oneDie: z.number().nullable(),
-  allDice: z.number().nullable(),
-});
-
-/** Art. 1.1: the fairness of a table's dice over both spans, its alerts and the tests' power. */
-const fairnessAnswer = z.strictObject({
-  tableId: z.string(),
-  config: z.strictObject({
-    windowRolls: z.number().int(),
-    alertPValue: z.number(),
-    clearPValue: z.number(),
-  }),
-  rollSeq: z.number().int(),
-  diceSetId: z.string().nullable(),
-  spans: z.array(spanEvaluation).readonly(),
-  window: spanEvaluation,
-  sinceDiceChange: spanEvaluation,
-  activeAlerts: z
-    .array(
-      z.strictObject({
-        span: fairnessSpan,
-        test: fairnessTest,
-        raisedAtRollSeq: z.number().int(),
-        pValue: z.number(),
-      }),
-    )
-    .readonly(),
-  detectionPower: z
-    .array(
-      z.strictObject({
-        excess: z.number(),
-        loadedDice: z.literal([1, 2, 3]),
-        significance: z.number(),
-        power: z.number(),
-        rolls: z.number().int(),
-      }),
-    )
-    .readonly(),
-  smallestDetectableExcess: z.strictObject({ window: detectable, sinceDiceChange: detectable }),
-});
-
-const percentOrNull = z.number().nullable();
-
-/** A table's figures for a Macau day (the JSON of the daily reports). */
-const dailyReportAnswer = z.strictObject({
-  tableId: z.string(),
-  macauDay: isoDateText,
-  currency: z.string(),
-  rounds: z.number().int(),
-  voidRolls: z.number().int(),
-  bets: z.number().int(),
-  handleMinor: z.number().int(),
-  payoutsMinor: z.number().int(),
-  holdMinor: z.number().int(),
-  holdPercentActual: percentOrNull,
-  holdPercentTheoretical: percentOrNull,
-  biggestWin: z
-    .strictObject({
-      roundId: z.string(),
-      settledAtMs: z.number().int(),
-      betId: z.string().nullable(),
-      spot: z.string(),
-      stakeMinor: z.number().int(),
-      returnedMinor: z.number().int(),
-      winMinor: z.number().int(),
-    })
-    .nullable(),
-  bySpot: z
-    .array(
-      z.strictObject({
-        spot: z.string(),
-        bets: z.number().int(),
-        handleMinor: z.number().int(),
-        payoutsMinor: z.number().int(),
-        holdMinor: z.number().int(),
-        holdPercentActual: percentOrNull,
-        holdPercentTheoretical: percentOrNull,
-      }),
-    )
-    .readonly(),
-});
-
-/** A table's day as JSON: its figures and the options in force at the day's start, then each change. */
-const tableDayAnswer = z.strictObject({
-  tableId: z.string(),
-  tableName: z.string(),
-  report: dailyReportAnswer,
-  optionsInForce: z
-    .array(
-      z.strictObject({
-        fromMs: z.number().int(),
-        totalOdds: paytableAnswer.shape.totalOdds,
-        shaker: z.enum(['lever', 'electronic']),
-        authorization: optionsAuthorizationAnswer.nullable(),
-      }),
-    )
-    .readonly(),
-});
-
-/** The floor's day as JSON: every table's figures and the floor's totals. */
-const floorDayAnswer = z.strictObject({
-  date: isoDateText,
-  currency: z.string(),
-  tables: z
-    .array(
-      z.strictObject({ tableId: z.string(), tableName: z.string(), report: dailyReportAnswer }),
-    )
-    .readonly(),
-  // The floor's totals are a table's figures, summed (floor-report.ts).
-  totals: dailyReportAnswer.pick({
-    rounds: true,
-    voidRolls: true,
-    bets: true,
-    handleMinor: true,
-    payoutsMinor: true,
-    holdMinor: true,
-    holdPercentActual: true,
-  }),
-});
 
 const proposalParams = z.object({ tableId: id, proposalId: id }).strict();
 
@@ -431,6 +220,32 @@ function held(
   }
 }
 
+/** The people a list of proposals names (proposer, inspector, who withdrew), by id. */
+async function peopleOf(
+  ctx: AppContext,
+  proposals: readonly {
+    proposedBy: string;
+    authorization: { inspectorId: string } | null;
+    closed: { reason: string; by?: string } | null;
+  }[],
+) {
+  const ids = new Set<string>();
+  for (const p of proposals) {
+    ids.add(p.proposedBy);
+    if (p.authorization !== null) ids.add(p.authorization.inspectorId);
+    if (p.closed?.by !== undefined) ids.add(p.closed.by);
+  }
+  const people: Record<
+    string,
+    { id: string; username: string | null; displayName: string | null }
+  > = {};
+  for (const id of ids) {
+    const user = await ctx.store.getUser(id);
+    people[id] = { id, username: user?.username ?? null, displayName: user?.displayName ?? null };
+  }
+  return people;
+}
+
 function houseOptionRoutes(app: FastifyInstance, ctx: AppContext, s: Services): void {
   registerRoute(app, ctx, {
     method: 'GET',
@@ -443,7 +258,7 @@ function houseOptionRoutes(app: FastifyInstance, ctx: AppContext, s: Services): 
     handler: async ({ params }) => {
       const view = await s.houseOptions.view(params.tableId);
       if (view === undefined) throw noTable(params.tableId);
-      return view;
+      return { ...view, people: await peopleOf(ctx, view.proposals) };
     },
   });
 

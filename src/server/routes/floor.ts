@@ -5,7 +5,6 @@
  * made today, and whether next year's holiday list is loaded and official).
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { earliestAdoptionDate, macauDate } from '../../compliance/index.js';
 import type { FairnessService } from '../../service/fairness.js';
 import type { HolidayCalendarService } from '../../service/holidays.js';
@@ -14,57 +13,13 @@ import { tableIds } from '../../service/reads.js';
 import { can } from '../../table/index.js';
 import type { AppContext } from '../context.js';
 import { registerRoute } from '../route.js';
-import { PHASES } from '../../table/index.js';
-
-const orNull = <T extends z.ZodType>(schema: T) => schema.nullable();
-const int = z.number().int();
-
-/** A table's line on the floor; its settings and round are null when its snapshot is not here. */
-const floorTableAnswer = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  shaker: orNull(z.enum(['lever', 'electronic'])),
-  phase: orNull(z.enum(PHASES)),
-  roundNo: orNull(int),
-  bettingDeadlineMs: orNull(int),
-  stakeMinorMin: orNull(int),
-  stakeMinorMax: orNull(int),
-  liabilityMinorMax: orNull(int),
-  bettingTimerMs: orNull(int),
-  limitsChangeAllowed: z.boolean(),
-  players: int,
-  stakedMinor: int,
-  worstCaseHouseLossMinor: int,
-  leaseHeldHere: z.boolean(),
-  leaseHolder: orNull(z.string()),
-  closedSinceMs: orNull(int),
-  day: z
-    .strictObject({
-      rounds: int,
-      handleMinor: int,
-      payoutsMinor: int,
-      holdMinor: int,
-      holdPercentActual: orNull(z.number()),
-      holdPercentTheoretical: orNull(z.number()),
-    })
-    .nullable(),
-  fairnessAlerts: int,
-});
-
-const floorAnswer = z.strictObject({
-  today: z.string().describe('YYYY-MM-DD, in Macau'),
-  node: orNull(z.string()).describe(
-    "this node's URL on a floor (the lease holder it records); null off a floor",
-  ),
-  calendar: z.strictObject({
-    years: z.array(
-      z.strictObject({ year: int, official: z.boolean(), origin: z.enum(['bundled', 'loaded']) }),
-    ),
-    nextYear: z.strictObject({ year: int, status: z.enum(['missing', 'official', 'computed']) }),
-    earliestAdoptionDate: orNull(z.string()),
-  }),
-  tables: z.array(floorTableAnswer),
-});
+import { floorAnswer, floorSettingsAnswer } from '../schemas.js';
+import {
+  changeFloorSettings,
+  type FloorSettingsState,
+  floorSettingsChange,
+  readFloorSettings,
+} from '../../service/floor-settings.js';
 
 export interface FloorServices {
   readonly holidays: HolidayCalendarService;
@@ -72,6 +27,7 @@ export interface FloorServices {
 }
 
 export function floorRoutes(app: FastifyInstance, ctx: AppContext, s: FloorServices): void {
+  floorSettingsRoutes(app, ctx);
   registerRoute(app, ctx, {
     method: 'GET',
     url: '/api/v1/floor',
@@ -160,5 +116,48 @@ async function calendarState(s: FloorServices, today: string) {
       status: next === undefined ? 'missing' : next.official ? 'official' : 'computed',
     },
     earliestAdoptionDate: earliest.ok ? earliest.value : null,
+  };
+}
+
+/** The floor's settings (service/floor-settings.ts): every staff role that acts on them reads them. */
+function floorSettingsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerRoute(app, ctx, {
+    method: 'GET',
+    url: '/api/v1/floor-settings',
+    summary: "The floor's settings in force (the cage's confirmation threshold …) and who set them",
+    tag: 'supervisor',
+    roles: ['supervisor', 'cashier', 'inspector'],
+    response: floorSettingsAnswer,
+    handler: async () => settingsAnswer(ctx, await readFloorSettings(ctx.store)),
+  });
+
+  registerRoute(app, ctx, {
+    method: 'PATCH',
+    url: '/api/v1/floor-settings',
+    summary:
+      "Set some of the floor's settings (journaled with who set them); the others keep theirs",
+    tag: 'supervisor',
+    roles: ['supervisor'],
+    body: floorSettingsChange,
+    response: floorSettingsAnswer,
+    handler: async ({ body, user }) =>
+      settingsAnswer(ctx, await changeFloorSettings(ctx.store, body, user.id)),
+  });
+}
+
+async function settingsAnswer(ctx: AppContext, state: FloorSettingsState) {
+  const user = state.by === null ? undefined : await ctx.store.getUser(state.by);
+  return {
+    settings: state.settings,
+    seq: state.seq,
+    changedAtMs: state.atMs,
+    changedBy:
+      state.by === null
+        ? null
+        : {
+            id: state.by,
+            username: user?.username ?? null,
+            displayName: user?.displayName ?? null,
+          },
   };
 }

@@ -2,14 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { journalEntrySchema } from '../../journal/index.js';
-import { storedTableSettingsSchema } from '../../service/table-settings.js';
 import { AuditCheckpointError } from '../../service/audit.js';
 import { AuditBusyError, audit, parseAuditFrom } from '../../service/audit-runner.js';
 import { journalPage } from '../../service/reads.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
-import { auditAnswer, pageQuery } from '../schemas.js';
+import { auditAnswer, pageQuery, staffActionAnswer } from '../schemas.js';
 import { staffActions } from '../../service/staff-actions.js';
 import { visibleEntries } from '../visibility.js';
 
@@ -33,22 +32,6 @@ const verifyQuery = z
       .default('genesis'),
   })
   .strict();
-
-const staffPerson = z.strictObject({
-  id: z.string(),
-  username: z.string().nullable(),
-  displayName: z.string().nullable(),
-});
-
-const staffActionAnswer = z.strictObject({
-  seq: z.number().int(),
-  atMs: z.number().int(),
-  type: z.string(),
-  tableId: z.string().nullable(),
-  by: staffPerson.nullable(),
-  user: staffPerson.nullable(),
-  settings: storedTableSettingsSchema.nullable(),
-});
 
 export function journalRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {

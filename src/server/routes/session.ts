@@ -8,13 +8,12 @@ import {
   startSession,
   tokenHash,
 } from '../../service/sessions.js';
-import { clearSessionCookie, requestToken, setSessionCookie } from '../auth.js';
+import { clearSessionCookie, device, requestToken, setSessionCookie } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
-import { loginBody, userAnswer } from '../schemas.js';
+import { loginBody, meAnswer, sessionAnswer } from '../schemas.js';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 
 export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
@@ -24,7 +23,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'session',
     roles: 'public',
     body: loginBody,
-    response: z.strictObject({ token: z.string(), user: userAnswer }),
+    response: sessionAnswer,
     handler: async ({ body, request, reply }) => {
       const key = usernameKey(body.username);
       const waitMs = ctx.loginThrottle.waitMs(key, request.ip, ctx.clock());
@@ -43,7 +42,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
       const token =
         user === undefined
           ? undefined
-          : await startSession(ctx.store, user.id, ctx.clock(), ctx.sessionIdleMs);
+          : await startSession(ctx.store, user.id, ctx.clock(), ctx.sessionIdleMs, device(request));
       if (user === undefined || token === undefined) {
         ctx.loginThrottle.failed(key, request.ip, ctx.clock());
         ctx.metrics.count('cussec_logins_total', { result: 'refused' });
@@ -82,10 +81,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
     tag: 'session',
     roles: 'any',
     allowedBeforePasswordChange: true,
-    response: z.strictObject({
-      user: userAnswer,
-      wallet: z.strictObject({ balanceMinor: z.number().int(), currency: z.string() }).nullable(),
-    }),
+    response: meAnswer,
     handler: async ({ user }) => {
       return {
         user,

@@ -11,11 +11,18 @@ import {
 } from '../../service/accounts.js';
 import { listUsers } from '../../service/accounts.js';
 import { SESSION_TTL_MS, startSession } from '../../service/sessions.js';
-import { setSessionCookie } from '../auth.js';
+import { device, requestSessionId, setSessionCookie } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http-error.js';
 import { registerRoute } from '../route.js';
-import { createUserBody, id, passwordText, userAnswer } from '../schemas.js';
+import {
+  createUserBody,
+  id,
+  passwordText,
+  sessionAnswer,
+  userAnswer,
+  userSessionAnswer,
+} from '../schemas.js';
 
 const userParams = z.object({ userId: id }).strict();
 const sessionParams = z
@@ -82,19 +89,17 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
     method: 'GET',
     url: '/api/v1/users/:userId/sessions',
-    summary: "A user's live sessions (id, created, expires, last seen)",
+    summary:
+      "A user's live sessions (id, created, expires, last seen, device and address, whether it is the caller's own)",
     tag: 'users',
     roles: ['supervisor'],
     params: userParams,
-    response: z.array(
-      z.strictObject({
-        id: z.string(),
-        createdAtMs: z.number().int(),
-        expiresAtMs: z.number().int(),
-        lastSeenAtMs: z.number().int().nullable(),
-      }),
-    ),
-    handler: ({ params }) => listSessions(ctx.store, params.userId, ctx.clock()),
+    response: z.array(userSessionAnswer),
+    handler: async ({ params, request }) => {
+      const own = requestSessionId(request);
+      const sessions = await listSessions(ctx.store, params.userId, ctx.clock());
+      return sessions.map((s) => ({ ...s, current: s.id === own }));
+    },
   });
 
   registerRoute(app, ctx, {
@@ -105,7 +110,14 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: ['supervisor'],
     params: sessionParams,
     successStatus: 204,
-    handler: async ({ params, user }) => {
+    handler: async ({ params, user, request }) => {
+      // Ending the session one works in is signing out: that is the sign-out button's, not this.
+      if (params.sessionId === requestSessionId(request))
+        throw new HttpError(
+          409,
+          'current_session',
+          'this is your current session: sign out instead',
+        );
       await revokeSession(ctx.store, params.userId, params.sessionId, user.id, ctx.clock());
       ctx.sessions.endSession(params.sessionId);
       return undefined;
@@ -121,14 +133,20 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     roles: 'any',
     allowedBeforePasswordChange: true,
     body: z.object({ currentPassword: passwordText, newPassword: passwordText }).strict(),
-    response: z.strictObject({ token: z.string(), user: userAnswer }),
+    response: sessionAnswer,
     handler: async ({ body, user, request, reply }) => {
       await changeOwnPassword(ctx.store, user, {
         current: body.currentPassword,
         next: body.newPassword,
       });
       ctx.sessions.endUserSessions(user.id);
-      const token = await startSession(ctx.store, user.id, ctx.clock(), ctx.sessionIdleMs);
+      const token = await startSession(
+        ctx.store,
+        user.id,
+        ctx.clock(),
+        ctx.sessionIdleMs,
+        device(request),
+      );
       if (token === undefined)
         throw new HttpError(401, 'unauthenticated', 'sign in again with the new password');
       // The cookie lives as long as a session may; the server ends it sooner when idle.

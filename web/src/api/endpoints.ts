@@ -2,26 +2,35 @@
 import { api, get } from './http.js';
 import type {
   BetAnswer,
+  CageMove,
+  CageMoveAnswer,
+  CalendarYear,
+  CommandAnswer,
+  CroupierCommand,
+  Decision,
   Exposure,
+  Fairness,
   Floor,
+  FloorSettingsChange,
+  FloorSettingsState,
   HouseOptionsState,
   JournalEntry,
   JournalVerify,
   Me,
   MyBets,
   PlayerRow,
-  RoundEvent,
+  RecalledRound,
+  SessionAnswer,
   SessionInfo,
   StaffAction,
   TableSummary,
   TableView,
-  Triple,
   User,
 } from './types.js';
 
 const table = (id: string): string => `/tables/${encodeURIComponent(id)}`;
 
-export const login = (username: string, password: string): Promise<{ user: User }> =>
+export const login = (username: string, password: string): Promise<SessionAnswer> =>
   api('POST', '/session', { body: { username, password } });
 export const logout = (): Promise<void> => api('DELETE', '/session');
 export const me = (): Promise<Me> => get('/me');
@@ -40,14 +49,8 @@ export const withdrawBet = (id: string, betId: string) =>
     idempotent: true,
   });
 
-/** A croupier command of Arts. 2–4, e.g. `{type: 'cover'}` or `{type: 'read-dice', dice}`. */
-export type CroupierCommand =
-  | { readonly type: string }
-  | { readonly type: 'read-dice'; readonly dice: Triple }
-  | { readonly type: 'void-roll'; readonly reason: 'stacked' | 'tilted' };
-
 export const command = (id: string, cmd: CroupierCommand) =>
-  api<{ events: RoundEvent[]; view: TableView }>('POST', `${table(id)}/commands`, {
+  api<CommandAnswer>('POST', `${table(id)}/commands`, {
     body: cmd,
     idempotent: true,
   });
@@ -55,18 +58,18 @@ export const command = (id: string, cmd: CroupierCommand) =>
 export const tableEvents = (id: string, after: number, limit: number): Promise<JournalEntry[]> =>
   get(`${table(id)}/events?after=${after}&limit=${limit}`);
 export const exposure = (id: string): Promise<Exposure> => get(`${table(id)}/exposure`);
-export const recall = (id: string, rounds: number): Promise<unknown> =>
+export const recall = (id: string, rounds: number): Promise<RecalledRound[]> =>
   get(`${table(id)}/recall?rounds=${rounds}`);
-export const fairness = (id: string): Promise<unknown> => get(`${table(id)}/fairness`);
+export const fairness = (id: string): Promise<Fairness> => get(`${table(id)}/fairness`);
 
 export const players = (): Promise<PlayerRow[]> => get('/players');
 export const deposit = (playerId: string, amountMinor: number) =>
-  api<{ balanceMinor: number }>('POST', `/players/${encodeURIComponent(playerId)}/deposits`, {
+  api<CageMoveAnswer>('POST', `/players/${encodeURIComponent(playerId)}/deposits`, {
     body: { amountMinor },
     idempotent: true,
   });
 export const withdraw = (playerId: string, amountMinor: number) =>
-  api<{ balanceMinor: number }>('POST', `/players/${encodeURIComponent(playerId)}/withdrawals`, {
+  api<CageMoveAnswer>('POST', `/players/${encodeURIComponent(playerId)}/withdrawals`, {
     body: { amountMinor },
     idempotent: true,
   });
@@ -78,7 +81,7 @@ export const journal = (after: number, limit: number): Promise<JournalEntry[]> =
 export const verifyJournal = (): Promise<JournalVerify> => get('/journal/verify');
 
 export const changePassword = (currentPassword: string, newPassword: string) =>
-  api<{ user: User }>('POST', '/me/password', { body: { currentPassword, newPassword } });
+  api<SessionAnswer>('POST', '/me/password', { body: { currentPassword, newPassword } });
 
 export const floor = (): Promise<Floor> => get('/floor');
 export const createTable = (settings: Record<string, unknown>) =>
@@ -109,22 +112,30 @@ export const houseOptions = (id: string): Promise<HouseOptionsState> =>
 export const propose = (
   id: string,
   body: { proposalId: string; options: Record<string, unknown>; adoptionDate: string },
-) => api<unknown>('POST', `${table(id)}/house-options/proposals`, { body });
+) => api<Decision>('POST', `${table(id)}/house-options/proposals`, { body });
 export const authorize = (
   id: string,
   proposalId: string,
   body: { reference: string; authorizedOn: string },
 ) =>
-  api<unknown>(
+  api<Decision>(
     'POST',
     `${table(id)}/house-options/proposals/${encodeURIComponent(proposalId)}/authorization`,
     { body },
   );
 export const withdrawProposal = (id: string, proposalId: string) =>
-  api<unknown>(
+  api<Decision>(
     'POST',
     `${table(id)}/house-options/proposals/${encodeURIComponent(proposalId)}/withdrawal`,
     { body: {} },
   );
+export const floorSettings = (): Promise<FloorSettingsState> => get('/floor-settings');
+export const changeFloorSettings = (change: FloorSettingsChange) =>
+  api<FloorSettingsState>('PATCH', '/floor-settings', { body: change });
+export const cageMoves = (playerId: string, before?: number): Promise<CageMove[]> =>
+  get(
+    `/players/${encodeURIComponent(playerId)}/cage-moves${before === undefined ? '' : `?before=${before}`}`,
+  );
+
 export const uploadHolidays = (list: unknown) =>
-  api<{ year: number }>('POST', '/holidays', { body: list });
+  api<CalendarYear>('POST', '/holidays', { body: list });

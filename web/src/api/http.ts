@@ -11,12 +11,15 @@ export class ApiError extends Error {
   readonly code: string;
   readonly status: number;
   readonly article: string | undefined;
+  /** Every problem found, where the server lists them (a holiday list's). */
+  readonly issues: readonly unknown[];
 
   constructor(status: number, body: ApiErrorBody) {
     super(body.message);
     this.status = status;
     this.code = body.code;
     this.article = body.article;
+    this.issues = body.issues ?? [];
   }
 }
 
@@ -24,9 +27,12 @@ function errorBody(status: number, parsed: unknown): ApiErrorBody {
   if (typeof parsed === 'object' && parsed !== null && 'error' in parsed) {
     const e = (parsed as { error: Partial<ApiErrorBody> }).error;
     if (typeof e.code === 'string' && typeof e.message === 'string') {
-      return e.article === undefined
-        ? { code: e.code, message: e.message }
-        : { code: e.code, message: e.message, article: String(e.article) };
+      return {
+        code: e.code,
+        message: e.message,
+        ...(e.article === undefined ? {} : { article: String(e.article) }),
+        ...(Array.isArray(e.issues) ? { issues: e.issues } : {}),
+      };
     }
   }
   return { code: `http_${status}`, message: `HTTP ${status}` };

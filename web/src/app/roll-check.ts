@@ -1,7 +1,6 @@
 /**
  * The player's check of the electronic shaker's seal (Art. 2.1), kept per
- * round: the commitment seen while betting, the roll number the reveal named,
- * and the verdict once the dice and nonce are public.
+ * round: the commitment seen while betting and the verdict once the dice and nonce are public.
  */
 import type { LastRound, TableView } from '../api/types.js';
 import { checkCommitment, commitmentMessage } from '../logic/commitment.js';
@@ -16,12 +15,8 @@ export type RollVerdict =
       readonly message: string;
     };
 
-/** Roll numbers above this are not tried when the reveal's roll number is unknown. */
-const ROLL_GUESS_MAX = 8;
-
 export class RollCheck {
   private readonly seen = new Map<string, string>();
-  private readonly revealedRoll = new Map<number, number>();
   private verdict: RollVerdict = { state: 'pending' };
   private checkedRound: number | null = null;
 
@@ -29,11 +24,6 @@ export class RollCheck {
   sawCommitment(roundNo: number, rollNo: number, hex: string | null): void {
     if (hex !== null && !this.seen.has(`${roundNo}/${rollNo}`))
       this.seen.set(`${roundNo}/${rollNo}`, hex.toLowerCase());
-  }
-
-  /** The dice-revealed event names the roll the seal belongs to (after void rolls it is not 1). */
-  sawReveal(roundNo: number, rollNo: number): void {
-    this.revealedRoll.set(roundNo, rollNo);
   }
 
   current(): RollVerdict {
@@ -58,32 +48,21 @@ export class RollCheck {
     done();
   }
 
-  private rollCandidates(view: TableView, last: LastRound): number[] {
-    const known =
-      last.rollNo ??
-      this.revealedRoll.get(last.roundNo) ??
-      (view.roundNo === last.roundNo ? view.rollNo : undefined);
-    return known !== undefined ? [known] : Array.from({ length: ROLL_GUESS_MAX }, (_, i) => i + 1);
-  }
-
   private check(view: TableView, last: LastRound): RollVerdict {
     const nonce = last.nonceHex!;
     const commitment = last.commitmentHex!.toLowerCase();
     const base = { roundNo: last.roundNo, dice: last.dice };
-    let tried = { tableId: view.id, roundNo: last.roundNo, rollNo: 1 };
-    for (const rollNo of this.rollCandidates(view, last)) {
-      tried = { ...tried, rollNo };
-      const seen = this.seen.get(`${last.roundNo}/${rollNo}`);
-      const message = commitmentMessage(tried, last.dice, nonce);
-      if (checkCommitment(tried, last.dice, nonce, commitment) === 'match') {
-        // The seal opens; it must also be the one shown before the bets.
-        return {
-          ...base,
-          state: seen === undefined || seen === commitment ? 'match' : 'changed',
-          message,
-        };
-      }
-    }
-    return { ...base, state: 'mismatch', message: commitmentMessage(tried, last.dice, nonce) };
+    // The view names the roll revealed (after a void roll it is not the first).
+    const roll = { tableId: view.id, roundNo: last.roundNo, rollNo: last.rollNo };
+    const message = commitmentMessage(roll, last.dice, nonce);
+    if (checkCommitment(roll, last.dice, nonce, commitment) !== 'match')
+      return { ...base, state: 'mismatch', message };
+    // The seal opens; it must also be the one shown before the bets.
+    const seen = this.seen.get(`${last.roundNo}/${last.rollNo}`);
+    return {
+      ...base,
+      state: seen === undefined || seen === commitment ? 'match' : 'changed',
+      message,
+    };
   }
 }

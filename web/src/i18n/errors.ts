@@ -7,10 +7,14 @@
 import { DICT, type Key } from './dict.js';
 import { type Lang, translate } from './i18n.js';
 
-/** The amounts a sentence may name, already formatted in the table's currency. */
-export interface ErrorAmounts {
-  readonly min: string;
-  readonly max: string;
+/**
+ * What a sentence may name: the table's limits, already formatted in its
+ * currency ({min}, {max}), or a holiday list's bad date ({date}).
+ */
+export interface ErrorParams {
+  readonly min?: string;
+  readonly max?: string;
+  readonly date?: string;
 }
 
 /**
@@ -55,12 +59,49 @@ export const PLAYER_ERROR_CODES = [
 /** The codes whose sentence names the table's limits ({min}, {max}). */
 export const CODES_WITH_AMOUNTS: readonly string[] = ['stake_below_min', 'stake_above_max'];
 
+/** A holiday list's issues whose sentence names the bad date ({date}). */
+export const CODES_WITH_DATE: readonly string[] = [
+  'holiday_date_invalid',
+  'holiday_date_outside_year',
+  'holiday_date_duplicate',
+];
+
+/** The pages' own refusals, made before anything is sent: not the server's codes. */
+export const PAGE_ERROR_CODES = ['network', 'minAboveMax', 'holidayFileNotJson'] as const;
+
 /**
  * The sentence for `code`. Only the stake limits' sentences name amounts, and
  * only a player's page (which holds the table) meets them.
  */
-export function errorSentence(lang: Lang, code: string, amounts?: ErrorAmounts): string {
+export function errorSentence(lang: Lang, code: string, params: ErrorParams = {}): string {
   const key = `err.${code}`;
   if (!(key in DICT)) return translate(lang, 'app.errorGeneric', { code });
-  return translate(lang, key as Key, amounts === undefined ? {} : { ...amounts });
+  return translate(lang, key as Key, { ...params });
+}
+
+/**
+ * A holiday list's first problem (the server's `issues`, src/compliance/holiday-list.ts)
+ * as a sentence naming the bad date, read from the uploaded document at the
+ * issue's path (`days.3.date`); undefined when the issue is not one about a date.
+ */
+export function holidayIssueSentence(
+  lang: Lang,
+  issues: readonly unknown[],
+  doc: unknown,
+): string | undefined {
+  const issue = issues[0];
+  if (typeof issue !== 'object' || issue === null) return undefined;
+  const { code, path } = issue as { code?: unknown; path?: unknown };
+  if (typeof code !== 'string' || typeof path !== 'string') return undefined;
+  if (code === 'holiday_list_malformed') return errorSentence(lang, code);
+  let value: unknown = doc;
+  for (const part of path.split('.'))
+    value =
+      typeof value === 'object' && value !== null
+        ? (value as Record<string, unknown>)[part]
+        : undefined;
+  if (value === undefined) return undefined;
+  return errorSentence(lang, code, {
+    date: typeof value === 'string' ? value : JSON.stringify(value),
+  });
 }

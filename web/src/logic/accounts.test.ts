@@ -7,6 +7,9 @@ const user = (username: string, role: Role, displayName = username): User => ({
   username,
   role,
   displayName,
+  createdAtMs: 0,
+  disabled: false,
+  mustChangePassword: false,
 });
 
 describe("the supervisor's account list", () => {

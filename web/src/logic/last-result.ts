@@ -5,7 +5,7 @@
  * src/rules on the table's paytable (Art. 3.2 lighting, Arts. 5–7).
  */
 import { type Dice, oddsOn, spotById } from '../../../src/rules/index.js';
-import type { HistoryEntry, LastRound } from '../api/types.js';
+import type { HistoryEntry } from '../api/types.js';
 import type { TablePaytable } from './paytable.js';
 
 export interface ShownResult {
@@ -22,7 +22,7 @@ export function winningSpotsOf(dice: readonly number[], paytable: TablePaytable)
 }
 
 export function lastResult(
-  lastRound: LastRound | null,
+  lastRound: ShownResult | null,
   history: readonly HistoryEntry[],
   paytable: TablePaytable,
 ): ShownResult | null {

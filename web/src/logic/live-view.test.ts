@@ -34,6 +34,9 @@ const startView = (config: TableConfig): TableView => ({
   lastRound: null,
   history: [],
   allowed: {},
+  optionsAuthorized: true,
+  hold: null,
+  closedSinceMs: null,
   lastEventSeq: 0,
 });
 
@@ -53,6 +56,8 @@ function serverSees(state: RoundState) {
         : {
             dice: state.settlement.dice,
             winningSpots: state.settlement.winningSpots,
+            totalReturnedMinor: state.settlement.totalReturnedMinor,
+            payoutCount: state.settlement.returnsMinor.filter((m) => m > 0).length,
             nonceHex: state.seal?.nonceHex ?? null,
           },
   };
@@ -73,6 +78,8 @@ function viewSees(view: TableView) {
         : {
             dice: view.lastRound.dice,
             winningSpots: view.lastRound.winningSpots,
+            totalReturnedMinor: view.lastRound.totalReturnedMinor,
+            payoutCount: view.lastRound.payoutCount,
             nonceHex: view.lastRound.nonceHex ?? null,
           },
   };

@@ -80,6 +80,8 @@ export function applyEvent(view: TableView, event: RoundEvent, seq: number): Tab
           rollNo: event.rollNo,
           dice: event.dice,
           winningSpots: [],
+          totalReturnedMinor: 0,
+          payoutCount: 0,
           nonceHex: event.nonceHex,
           commitmentHex: event.commitmentHex,
         },
@@ -94,6 +96,15 @@ export function applyEvent(view: TableView, event: RoundEvent, seq: number): Tab
   }
 }
 
+/**
+ * How many bets the round pays. The summary feed leaves everyone's `returnsMinor`
+ * out of round-settled (server/feed.ts), so there the count is not known: 0.
+ */
+function payoutCountOf(event: Extract<RoundEvent, { type: 'round-settled' }>): number {
+  const returns = (event as { readonly returnsMinor?: readonly number[] }).returnsMinor;
+  return returns === undefined ? 0 : returns.filter((m) => m > 0).length;
+}
+
 function settled(
   view: TableView,
   event: Extract<RoundEvent, { type: 'round-settled' }>,
@@ -105,6 +116,9 @@ function settled(
     rollNo: event.rollNo,
     dice,
     winningSpots: event.winningSpots,
+    // Art. 4: what "pay all" pays, and to how many bets (as the server's view counts them).
+    totalReturnedMinor: event.totalReturnedMinor,
+    payoutCount: payoutCountOf(event),
     nonceHex: sealed?.nonceHex ?? null,
     commitmentHex: sealed?.commitmentHex ?? null,
   };
@@ -118,7 +132,13 @@ function settled(
 }
 
 /** The table's stakes from a `stakes` message, unless the view has moved past it. */
-export function applyStakes(view: TableView, stakes: Omit<StakesMessage, 'type'>): TableView {
+export function applyStakes(
+  view: TableView,
+  stakes: Pick<
+    StakesMessage,
+    'roundNo' | 'rollNo' | 'stakesBySpotMinor' | 'betCount' | 'totalStakeMinor'
+  >,
+): TableView {
   if (stakes.roundNo !== view.roundNo || stakes.rollNo !== view.rollNo) return view;
   return {
     ...view,

@@ -4,16 +4,19 @@
  * the TableView's `allowed` map, the round machine's own `can()` (docs/api.md).
  * This module only says the order, the articles and which step is current.
  */
-import type { Phase } from '../api/types.js';
+import type { CroupierCommand, Phase } from '../api/types.js';
 
 export type Shaker = 'lever' | 'electronic';
 
-export interface Step {
-  readonly command: string;
+/** A step of every round: its button sends the command alone (the lever's reading adds the dice). */
+type RoundCommand = Exclude<CroupierCommand['type'], 'void-roll'>;
+
+export interface Step<C extends CroupierCommand['type'] = CroupierCommand['type']> {
+  readonly command: C;
   readonly articles: readonly string[];
 }
 
-export function procedure(shaker: Shaker): Step[] {
+export function procedure(shaker: Shaker): Step<RoundCommand>[] {
   return [
     { command: 'cover', articles: ['2.1', '4'] },
     { command: 'fasten-latches', articles: ['1.2', '2.1'] },
@@ -31,7 +34,7 @@ export function procedure(shaker: Shaker): Step[] {
 }
 
 /** The void roll is a branch from the lifted dome, not a step of every round (Art. 3.3). */
-export const VOID_STEP: Step = { command: 'void-roll', articles: ['3.3', '3.4'] };
+export const VOID_STEP: Step<'void-roll'> = { command: 'void-roll', articles: ['3.3', '3.4'] };
 
 const CURRENT_STEP: Readonly<Record<Phase, number>> = {
   idle: 0,

@@ -1,8 +1,19 @@
-/** The cashier's cage: find a player, see the balance, deposit or withdraw. */
-import { deposit, players, tables, withdraw } from '../api/endpoints.js';
-import type { Me, PlayerRow } from '../api/types.js';
-import { onLanguage, t } from '../i18n/i18n.js';
+/**
+ * The cashier's cage: find a player, see the balance, deposit or withdraw, the
+ * player's history at the cage and a receipt to print. The search box is built
+ * once and never redrawn (typing, and a Chinese input method's composition,
+ * stay in it); only the list under it follows the text. Balances follow the
+ * wallets live (read again every few seconds while the page is shown). An
+ * amount above the floor's threshold (GET /floor-settings) asks first.
+ *
+ * The selected player's side is a list of panels (balance and moves, history,
+ * receipt), so a panel about the player can be added beside them.
+ */
+import { cageMoves, deposit, floorSettings, players, tables, withdraw } from '../api/endpoints.js';
+import type { CageMove, Me, PlayerRow } from '../api/types.js';
+import { lang, onLanguage, t } from '../i18n/i18n.js';
 import { matchingAccounts } from '../logic/accounts.js';
+import { amountInWords } from '../logic/amount-words.js';
 import { formatAmount, formatMoney, parseAmount } from '../logic/money.js';
 import { h, replaceChildren } from '../ui/dom.js';
 import { shell } from '../ui/shell.js';
@@ -10,106 +21,203 @@ import { toast, toastError } from '../ui/status.js';
 import { panel } from '../ui/widgets.js';
 import type { Page } from './page.js';
 
-export function cagePage(me: Me): Page {
-  const main = h('main', { class: 'page page-cage' });
-  const el = shell({ me, tableId: null, active: 'cage' }, main);
-  let list: PlayerRow[] = [];
-  let filter = '';
-  let selected: string | null = null;
-  let busy = false;
-  // The house keeps one currency (docs/api.md); the tables say which.
-  let currency = '';
-  const money = (minor: number): string =>
-    currency === '' ? formatAmount(minor) : formatMoney(minor, currency);
+/** How often the balances are read again while the page is shown. */
+const REFRESH_MS = 2_000;
 
-  const move = async (kind: 'deposit' | 'withdraw', input: HTMLInputElement): Promise<void> => {
-    const amount = parseAmount(input.value);
-    if (amount === null || selected === null) {
-      toast(t('cage.badAmount'), 'error');
-      return;
-    }
-    if (busy) return;
-    busy = true;
+type Kind = CageMove['kind'];
+
+class CagePage implements Page {
+  readonly el: HTMLElement;
+  private readonly main = h('main', { class: 'page page-cage' });
+  private readonly search: HTMLInputElement;
+  private readonly listHost = h('div', { class: 'players-list' });
+  private readonly side = h('div', { class: 'cage-side' });
+  private list: PlayerRow[] = [];
+  private selected: string | null = null;
+  private moves: CageMove[] = [];
+  private receipt: CageMove | null = null;
+  private currency = '';
+  private thresholdMinor: number | null = null;
+  private busy = false;
+  private readonly timer: number;
+  private readonly off: () => void;
+
+  constructor(me: Me) {
+    this.el = shell({ me, tableId: null, active: 'cage' }, this.main);
+    this.search = h('input', {
+      class: 'input search',
+      type: 'search',
+      autocomplete: 'off',
+      'aria-label': t('cage.search'),
+      placeholder: t('cage.search'),
+      'data-focus': 'search',
+      oninput: () => this.drawList(),
+    });
+    this.layout();
+    this.off = onLanguage(() => {
+      this.search.placeholder = t('cage.search');
+      this.search.setAttribute('aria-label', t('cage.search'));
+      this.layout();
+    });
+    this.timer = window.setInterval(() => {
+      if (document.visibilityState === 'visible') void this.refresh();
+    }, REFRESH_MS);
+    void this.start();
+  }
+
+  destroy(): void {
+    window.clearInterval(this.timer);
+    this.off();
+  }
+
+  private money(minor: number): string {
+    return this.currency === '' ? formatAmount(minor) : formatMoney(minor, this.currency);
+  }
+
+  private async start(): Promise<void> {
     try {
-      const id = selected;
-      const answer = kind === 'deposit' ? await deposit(id, amount) : await withdraw(id, amount);
-      list = list.map((p) => (p.id === id ? { ...p, balanceMinor: answer.balanceMinor } : p));
-      const player = list.find((p) => p.id === id);
-      toast(
-        t('cage.done', {
-          name: player?.displayName ?? id,
-          amount: money(answer.balanceMinor),
-        }),
-        'ok',
-      );
-      input.value = '';
-      render();
+      const [rows, summaries, settings] = await Promise.all([players(), tables(), floorSettings()]);
+      this.list = rows;
+      this.currency = summaries[0]?.currency ?? '';
+      this.thresholdMinor = settings.settings.cageConfirmationAboveMinor;
+      this.selected ??= rows[0]?.id ?? null;
+      await this.loadMoves();
     } catch (error) {
       toastError(error);
-    } finally {
-      busy = false;
     }
-  };
+    this.layout();
+  }
 
-  const playerList = (): HTMLElement => {
-    const shown = matchingAccounts(list, filter);
-    return h(
-      'table',
-      { class: 'data players' },
+  /** The balances again: the list and the selected balance change in place, nothing else. */
+  private async refresh(): Promise<void> {
+    try {
+      const rows = await players();
+      const changed = rows.some(
+        (r) => this.list.find((p) => p.id === r.id)?.balanceMinor !== r.balanceMinor,
+      );
+      this.list = rows;
+      if (!changed) return;
+      this.drawList();
+      this.drawBalance();
+    } catch {
+      // A missed read is retried at the next tick; the page keeps what it shows.
+    }
+  }
+
+  private async loadMoves(): Promise<void> {
+    this.moves = this.selected === null ? [] : await cageMoves(this.selected);
+  }
+
+  private layout(): void {
+    replaceChildren(
+      this.main,
       h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, t('cage.players')),
-          h('th', { scope: 'col', class: 'num' }, t('cage.balance')),
-          h('th', {}, ''),
-        ),
+        'div',
+        { class: 'table-bar' },
+        h('h1', { class: 'table-name' }, t('cage.title')),
+        h('span', { class: 'live-badge live-live' }, t('cage.live')),
       ),
       h(
-        'tbody',
-        {},
-        shown.map((p) =>
-          h(
-            'tr',
-            { class: p.id === selected ? 'selected' : '' },
+        'div',
+        { class: 'two-col cage-cols' },
+        panel(t('cage.players'), this.search, this.listHost),
+        this.side,
+      ),
+    );
+    this.drawList();
+    this.drawSide();
+  }
+
+  private drawList(): void {
+    const shown = matchingAccounts(this.list, this.search.value);
+    replaceChildren(
+      this.listHost,
+      shown.length === 0
+        ? h('p', { class: 'muted' }, t('cage.noPlayer'))
+        : h(
+            'table',
+            { class: 'data players' },
             h(
-              'td',
-              {},
-              h('strong', {}, p.displayName),
-              h('small', { class: 'muted' }, ` @${p.username}`),
-            ),
-            h('td', { class: 'num' }, money(p.balanceMinor)),
-            h(
-              'td',
+              'thead',
               {},
               h(
-                'button',
-                {
-                  type: 'button',
-                  class: 'btn',
-                  'aria-label': p.displayName,
-                  'aria-pressed': String(p.id === selected),
-                  'data-focus': `pick:${p.id}`,
-                  onclick: () => {
-                    selected = p.id;
-                    render();
-                    document.getElementById('cage-amount')?.focus();
-                  },
-                },
-                '›',
+                'tr',
+                {},
+                h('th', { scope: 'col' }, t('cage.player')),
+                h('th', { scope: 'col', class: 'num' }, t('cage.balance')),
+                h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, t('cage.player'))),
               ),
             ),
+            h(
+              'tbody',
+              {},
+              shown.map((p) => this.playerRow(p)),
+            ),
           ),
+    );
+  }
+
+  private playerRow(p: PlayerRow): HTMLElement {
+    return h(
+      'tr',
+      { class: p.id === this.selected ? 'selected' : '', 'data-player': p.username },
+      h(
+        'td',
+        {},
+        h('strong', {}, p.displayName),
+        h('small', { class: 'muted' }, ` @${p.username}`),
+      ),
+      h('td', { class: 'num player-balance' }, this.money(p.balanceMinor)),
+      h(
+        'td',
+        {},
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn',
+            'aria-label': t('cage.pick', { name: p.displayName }),
+            'aria-pressed': String(p.id === this.selected),
+            'data-focus': `pick:${p.id}`,
+            onclick: () => void this.pick(p.id),
+          },
+          '›',
         ),
       ),
     );
-  };
+  }
 
-  const form = (): HTMLElement | null => {
-    const p = list.find((x) => x.id === selected);
-    if (p === undefined) return null;
+  private async pick(id: string): Promise<void> {
+    this.selected = id;
+    this.receipt = null;
+    this.drawList();
+    try {
+      await this.loadMoves();
+    } catch (error) {
+      toastError(error);
+    }
+    this.drawSide();
+    document.getElementById('cage-amount')?.focus();
+  }
+
+  /** The selected player's panels: balance and moves, history, receipt. */
+  private drawSide(): void {
+    const p = this.list.find((x) => x.id === this.selected);
+    replaceChildren(
+      this.side,
+      p === undefined ? null : this.movePanel(p),
+      p === undefined ? null : this.historyPanel(),
+      p === undefined || this.receipt === null ? null : this.receiptPanel(p, this.receipt),
+    );
+  }
+
+  private drawBalance(): void {
+    const p = this.list.find((x) => x.id === this.selected);
+    const shown = this.side.querySelector('.cage-balance strong');
+    if (p !== undefined && shown !== null) shown.textContent = this.money(p.balanceMinor);
+  }
+
+  private movePanel(p: PlayerRow): HTMLElement {
     const amount = h('input', {
       id: 'cage-amount',
       class: 'input',
@@ -118,6 +226,17 @@ export function cagePage(me: Me): Page {
       placeholder: '1,000',
       'data-focus': 'amount',
     });
+    const button = (kind: Kind, cls: string, label: string): HTMLElement =>
+      h(
+        'button',
+        {
+          type: kind === 'deposit' ? 'submit' : 'button',
+          class: `btn ${cls}`,
+          'data-focus': kind === 'deposit' ? 'deposit' : 'withdraw',
+          ...(kind === 'deposit' ? {} : { onclick: () => void this.move(kind, amount) }),
+        },
+        label,
+      );
     return panel(
       p.displayName,
       h(
@@ -125,7 +244,7 @@ export function cagePage(me: Me): Page {
         { class: 'cage-balance' },
         t('cage.balance'),
         ': ',
-        h('strong', {}, money(p.balanceMinor)),
+        h('strong', {}, this.money(p.balanceMinor)),
       ),
       h(
         'form',
@@ -133,78 +252,182 @@ export function cagePage(me: Me): Page {
           class: 'form',
           onsubmit: (e) => {
             e.preventDefault();
-            void move('deposit', amount);
+            void this.move('deposit', amount);
           },
         },
         h(
           'label',
           { for: 'cage-amount' },
           t('cage.amount'),
-          currency === '' ? '' : ` (${currency})`,
+          this.currency === '' ? '' : ` (${this.currency})`,
         ),
         amount,
+        this.thresholdMinor === null
+          ? null
+          : h(
+              'p',
+              { class: 'small muted' },
+              t('cage.threshold', { amount: this.money(this.thresholdMinor) }),
+            ),
         h(
           'div',
           { class: 'actions' },
-          h(
-            'button',
-            { type: 'submit', class: 'btn btn-gold', 'data-focus': 'deposit' },
-            t('cage.deposit'),
-          ),
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'btn btn-red',
-              'data-focus': 'withdraw',
-              onclick: () => void move('withdraw', amount),
-            },
-            t('cage.withdraw'),
-          ),
+          button('deposit', 'btn-gold', t('cage.deposit')),
+          button('withdrawal', 'btn-red', t('cage.withdraw')),
         ),
-      ),
-    );
-  };
-
-  function render(): void {
-    replaceChildren(
-      main,
-      h('div', { class: 'table-bar' }, h('h1', { class: 'table-name' }, t('cage.title'))),
-      h(
-        'div',
-        { class: 'two-col' },
-        panel(
-          t('cage.players'),
-          h('input', {
-            class: 'input search',
-            type: 'search',
-            'aria-label': t('cage.search'),
-            placeholder: t('cage.search'),
-            value: filter,
-            'data-focus': 'search',
-            oninput: (e) => {
-              filter = (e.target as HTMLInputElement).value;
-              render();
-            },
-          }),
-          playerList(),
-        ),
-        form(),
       ),
     );
   }
 
-  render();
-  void (async () => {
+  private async move(kind: Kind, input: HTMLInputElement): Promise<void> {
+    const amount = parseAmount(input.value);
+    const p = this.list.find((x) => x.id === this.selected);
+    if (amount === null || p === undefined) {
+      toast(t('cage.badAmount'), 'error');
+      return;
+    }
+    if (this.busy) return;
+    const words = { name: p.displayName, kind: t(`cage.kind.${kind}`), amount: this.money(amount) };
+    // Above the floor's threshold the cashier confirms first (the supervisor sets it).
+    if (this.thresholdMinor !== null && amount > this.thresholdMinor)
+      if (!window.confirm(t('cage.confirm', words))) return;
+    this.busy = true;
     try {
-      const [rows, summaries] = await Promise.all([players(), tables()]);
-      list = rows;
-      currency = summaries[0]?.currency ?? '';
-      selected ??= list[0]?.id ?? null;
+      const answer =
+        kind === 'deposit' ? await deposit(p.id, amount) : await withdraw(p.id, amount);
+      this.list = this.list.map((x) =>
+        x.id === p.id ? { ...x, balanceMinor: answer.balanceMinor } : x,
+      );
+      toast(t('cage.done', { ...words, balance: this.money(answer.balanceMinor) }), 'ok');
+      input.value = '';
+      await this.loadMoves();
+      this.receipt = this.moves.find((m) => m.transferId === answer.transferId) ?? null;
+      this.drawList();
+      this.drawSide();
     } catch (error) {
       toastError(error);
+    } finally {
+      this.busy = false;
     }
-    render();
-  })();
-  return { el, destroy: onLanguage(render) };
+  }
+
+  private historyPanel(): HTMLElement {
+    const time = (ms: number): string => new Date(ms).toLocaleString(lang(), { hour12: false });
+    const heads = ['cage.time', 'cage.kind', 'cage.amount', 'cage.cashier', 'cage.balanceAfter'];
+    return panel(
+      t('cage.history'),
+      this.moves.length === 0
+        ? h('p', { class: 'muted' }, t('cage.noHistory'))
+        : h(
+            'div',
+            { class: 'table-scroll' },
+            h(
+              'table',
+              { class: 'data cage-history' },
+              h(
+                'thead',
+                {},
+                h(
+                  'tr',
+                  {},
+                  heads.map((k, i) =>
+                    h(
+                      'th',
+                      { scope: 'col', class: i === 2 || i === 4 ? 'num' : '' },
+                      t(k as 'cage.time'),
+                    ),
+                  ),
+                  h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, t('cage.receipt'))),
+                ),
+              ),
+              h(
+                'tbody',
+                {},
+                this.moves.map((m) =>
+                  h(
+                    'tr',
+                    { 'data-move': m.kind },
+                    h('td', {}, time(m.atMs)),
+                    h('td', {}, t(`cage.kind.${m.kind}`)),
+                    h(
+                      'td',
+                      { class: 'num' },
+                      `${m.kind === 'deposit' ? '+' : '−'}${this.money(m.amountMinor)}`,
+                    ),
+                    h('td', {}, m.cashier.displayName ?? m.cashier.id),
+                    h(
+                      'td',
+                      { class: 'num' },
+                      m.balanceAfterMinor === null ? '—' : this.money(m.balanceAfterMinor),
+                    ),
+                    h(
+                      'td',
+                      {},
+                      h(
+                        'button',
+                        {
+                          type: 'button',
+                          class: 'btn btn-small',
+                          'data-focus': `receipt:${m.seq}`,
+                          onclick: () => {
+                            this.receipt = m;
+                            this.drawSide();
+                          },
+                        },
+                        t('cage.receipt'),
+                      ),
+                    ),
+                  ),
+                ),
+              ),
+            ),
+          ),
+    );
+  }
+
+  /** A receipt to print (print CSS shows it alone): the amount in figures and in words. */
+  private receiptPanel(p: PlayerRow, m: CageMove): HTMLElement {
+    const line = (label: string, value: string, cls = ''): HTMLElement =>
+      h('div', { class: `receipt-line ${cls}` }, h('dt', {}, label), h('dd', {}, value));
+    return h(
+      'section',
+      { class: 'panel receipt', 'aria-label': t('cage.receiptTitle') },
+      h('h2', { class: 'receipt-title' }, t('cage.receiptTitle')),
+      h(
+        'dl',
+        {},
+        line(t('cage.time'), new Date(m.atMs).toLocaleString(lang(), { hour12: false })),
+        line(t('cage.player'), `${p.displayName} (@${p.username})`),
+        line(t('cage.kind'), t(`cage.kind.${m.kind}`)),
+        line(t('cage.amount'), this.money(m.amountMinor), 'receipt-amount'),
+        line(
+          t('cage.inWords'),
+          this.currency === '' ? '—' : amountInWords(m.amountMinor, this.currency, lang()),
+          'receipt-words',
+        ),
+        line(
+          t('cage.balanceAfter'),
+          m.balanceAfterMinor === null ? '—' : this.money(m.balanceAfterMinor),
+        ),
+        line(t('cage.cashier'), m.cashier.displayName ?? m.cashier.id),
+        // The journal entry's number: the inspector finds the move by it.
+        line(t('cage.receiptNo'), `#${m.seq}`),
+      ),
+      h('p', { class: 'receipt-signature' }, `${t('cage.signature')}: `),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'btn btn-gold no-print',
+          'data-focus': 'print',
+          onclick: () => window.print(),
+        },
+        t('cage.print'),
+      ),
+    );
+  }
+}
+
+export function cagePage(me: Me): Page {
+  return new CagePage(me);
 }

@@ -1,6 +1,5 @@
 /** The croupier console's panels: procedure, dice entry, liability, stakes, event log. */
-import type { CroupierCommand } from '../api/endpoints.js';
-import type { Exposure, RoundEvent, TableView, Triple } from '../api/types.js';
+import type { CroupierCommand, Exposure, RoundEvent, TableView, Triple } from '../api/types.js';
 import { art, lang, t } from '../i18n/i18n.js';
 import { spotNameById } from '../i18n/spot-names.js';
 import { formatMoney } from '../logic/money.js';

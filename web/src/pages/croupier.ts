@@ -9,10 +9,17 @@ import {
   exposure as fetchExposure,
   players as fetchPlayers,
   tableEvents,
-  type CroupierCommand,
 } from '../api/endpoints.js';
 import type { LiveStatus } from '../api/live.js';
-import type { Exposure, Me, RoundEvent, TableView } from '../api/types.js';
+import { EVENT_TYPES } from '../../../src/table/types.js';
+import type {
+  CroupierCommand,
+  Exposure,
+  JournalEntry,
+  Me,
+  RoundEvent,
+  TableView,
+} from '../api/types.js';
 import { rememberTable } from '../app/session.js';
 import { announceFairnessAlert } from '../app/fairness-alert.js';
 import { TableFeed } from '../app/table-feed.js';
@@ -37,12 +44,11 @@ import { resultPanel } from './player-panels.js';
 
 const LOG_MAX = 40;
 
-const isRoundEvent = (payload: unknown): payload is RoundEvent =>
-  typeof payload === 'object' &&
-  payload !== null &&
-  typeof (payload as RoundEvent).type === 'string' &&
-  typeof (payload as RoundEvent).roundNo === 'number' &&
-  typeof (payload as RoundEvent).atMs === 'number';
+const ROUND_EVENT_TYPES: ReadonlySet<string> = new Set(EVENT_TYPES);
+const isRoundEventEntry = (
+  entry: JournalEntry,
+): entry is Extract<JournalEntry, { type: RoundEvent['type'] }> =>
+  ROUND_EVENT_TYPES.has(entry.type);
 
 export function croupierPage(me: Me, tableId: string): Page {
   rememberTable(tableId);
@@ -144,9 +150,10 @@ class CroupierPage implements Page {
       // The table's journal also holds entries that are not round events (the table's
       // creation, changes of its limits): only round events go in the log.
       const older = entries
-        .filter((e) => !known.has(e.seq) && isRoundEvent(e.payload))
+        .filter(isRoundEventEntry)
+        .filter((e) => !known.has(e.seq))
         .reverse()
-        .map((e) => ({ seq: e.seq, event: e.payload as RoundEvent, atMs: e.atMs }));
+        .map((e) => ({ seq: e.seq, event: e.payload, atMs: e.atMs }));
       for (const { event } of [...older].reverse()) this.countPulls(event);
       this.log = [...this.log, ...older].slice(0, LOG_MAX);
       this.renderRight();
@@ -229,7 +236,7 @@ class CroupierPage implements Page {
       (v.phase === 'revealed' || v.phase === 'paid');
     this.board?.update({
       stakes: new Map(Object.entries(v.stakesBySpotMinor)),
-      lit: new Set(settled ? v.lastRound.winningSpots : []), // Art. 3.2
+      lit: new Set(settled ? (v.lastRound?.winningSpots ?? []) : []), // Art. 3.2
       wins: new Map(),
       open: false,
       currency: v.currency,
@@ -259,7 +266,7 @@ class CroupierPage implements Page {
               this.dice = dice;
               this.renderSteps();
             },
-            (dice) => this.run({ type: 'read-dice', dice }, t('croupier.cmd.read-dice')),
+            (dice) => this.run({ type: 'read-dice', dice: [...dice] }, t('croupier.cmd.read-dice')),
           )
         : null;
     const typing = document.activeElement?.classList.contains('dice-typed') === true;

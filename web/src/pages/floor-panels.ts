@@ -1,9 +1,11 @@
 /** The floor page's panels: table cards, a new table, Art. 8, holidays, accounts. */
 import {
   authorize,
+  changeFloorSettings,
   changeLimits,
   createTable,
   createUser,
+  floorSettings,
   houseOptions,
   propose,
   resetPassword,
@@ -15,9 +17,27 @@ import {
   withdrawProposal,
   setTableOpen,
 } from '../api/endpoints.js';
-import { newKey } from '../api/http.js';
-import type { Floor, FloorTable, HouseOptionsState, SessionInfo, User } from '../api/types.js';
-import { t } from '../i18n/i18n.js';
+import { ApiError, newKey } from '../api/http.js';
+import type {
+  Floor,
+  FloorTable,
+  HouseOptionsChoice,
+  HouseOptionsState,
+  Proposal,
+  SessionInfo,
+  User,
+} from '../api/types.js';
+import { LAYOUT_COUNT_MAX } from '../../../src/compliance/house-options.js';
+import {
+  BET_KINDS,
+  offeredKinds,
+  type OptionChange,
+  optionChanges,
+  spotsOfKinds,
+  TOTAL_ODDS_RANGES,
+} from '../logic/house-options.js';
+import { holidayIssueSentence } from '../i18n/errors.js';
+import { lang, t } from '../i18n/i18n.js';
 import { matchingAccounts, orderedAccounts } from '../logic/accounts.js';
 import { formatAmount, formatMoney, parseAmount } from '../logic/money.js';
 import { h, replaceChildren } from '../ui/dom.js';
@@ -41,6 +61,11 @@ async function act(work: () => Promise<void>): Promise<void> {
   } catch (error) {
     toastError(error);
   }
+}
+
+/** Said before anything is sent: the server would refuse it as settings that do not fit. */
+function checkMinMax(minMinor: number, maxMinor: number): void {
+  if (minMinor > maxMinor) throw new Error(t('err.minAboveMax'));
 }
 
 function field(id: string, label: string, input: HTMLElement): HTMLElement[] {
@@ -97,6 +122,7 @@ function limitsForm(ctx: FloorContext, table: FloorTable): HTMLElement {
         if (amount === null) throw new Error(t('cage.badAmount'));
         limits[key] = amount;
       }
+      checkMinMax(limits['stakeMinorMin']!, limits['stakeMinorMax']!);
       limits['bettingTimerMs'] = timer.value.trim() === '' ? null : Number(timer.value) * 1000;
       await changeLimits(table.id, limits);
       toast(t('floor.saved'), 'ok');
@@ -275,6 +301,7 @@ export function createTablePanel(ctx: FloorContext): HTMLElement {
       const stakeMin = parseAmount(min.value);
       const stakeMax = parseAmount(max.value);
       if (stakeMin === null || stakeMax === null) throw new Error(t('cage.badAmount'));
+      checkMinMax(stakeMin, stakeMax);
       await createTable({
         tableId: id.value.trim(),
         ...(name.value.trim() === '' ? {} : { name: name.value.trim() }),
@@ -310,23 +337,54 @@ export function createTablePanel(ctx: FloorContext): HTMLElement {
   );
 }
 
-function optionsSummary(options: Record<string, unknown>): string {
-  const parts: string[] = [];
-  if (typeof options['shaker'] === 'string')
-    parts.push(t(`inspector.shaker.${options['shaker'] as 'lever' | 'electronic'}`));
-  if (typeof options['displayBoard'] === 'boolean')
-    parts.push(`${t('floor.displayBoard')}: ${t(options['displayBoard'] ? 'app.yes' : 'app.no')}`);
-  if (typeof options['layoutCount'] === 'number')
-    parts.push(`${t('floor.layouts')}: ${options['layoutCount']}`);
-  return parts.join(' · ');
+/** A person named by an answer: the name, else the username, else the id. */
+const personName = (people: HouseOptionsState['people'], id: string): string =>
+  people[id]?.displayName ?? people[id]?.username ?? id;
+
+const yesNo = (value: boolean): string => t(value ? 'app.yes' : 'app.no');
+
+/** The options in force, in words: shaker, layouts, board, announcing, odds, bets offered. */
+function optionsSummary(options: HouseOptionsChoice): string {
+  const kinds = offeredKinds(options.paytable.spots);
+  return [
+    t(`inspector.shaker.${options.shaker}`),
+    `${t('floor.layouts')}: ${options.layoutCount}`,
+    `${t('floor.displayBoard')}: ${yesNo(options.displayBoard)}`,
+    `${t('floor.announceAloud')}: ${yesNo(options.announceAloud)}`,
+    `5/16: ${options.paytable.totalOdds['5/16']}:1`,
+    `6/15: ${options.paytable.totalOdds['6/15']}:1`,
+    `${t('floor.bets')}: ${kinds.size}/${BET_KINDS.length}`,
+  ].join(' · ');
+}
+
+/** One change of a proposal against the options in force, in words. */
+function changeText(change: OptionChange): string {
+  switch (change.option) {
+    case 'shaker':
+      return `${t('floor.shaker')}: ${t(`inspector.shaker.${change.from as 'lever'}`)} → ${t(`inspector.shaker.${change.to as 'lever'}`)}`;
+    case 'layoutCount':
+      return `${t('floor.layouts')}: ${change.from} → ${change.to}`;
+    case 'odds5/16':
+    case 'odds6/15':
+      return `${change.option.slice(4)}: ${change.from}:1 → ${change.to}:1 (Art. 6.6)`;
+    case 'displayBoard':
+    case 'announceAloud':
+      return `${t(`floor.${change.option}`)}: ${yesNo(change.from)} → ${yesNo(change.to)}`;
+    case 'spots':
+      return [
+        ...change.added.map((k) => `+ ${t(`bet.${k}`)}`),
+        ...change.removed.map((k) => `− ${t(`bet.${k}`)}`),
+      ].join(' · ');
+  }
 }
 
 function proposalRow(
   ctx: FloorContext,
-  tableId: string,
-  p: HouseOptionsState['proposals'][number],
+  state: HouseOptionsState,
+  p: Proposal,
   redraw: () => void,
 ): HTMLElement {
+  const tableId = state.tableId;
   const open = p.status === 'pending' || p.status === 'authorized';
   const reference = input({ placeholder: 'DICJ/2026/…' });
   const on = input({ type: 'date', value: ctx.floor()?.today ?? '' });
@@ -340,19 +398,43 @@ function proposalRow(
       redraw();
     });
   };
+  const withdraw = (): void => {
+    if (!window.confirm(t('floor.confirmWithdraw', { date: p.adoptionDate }))) return;
+    void act(async () => {
+      await withdrawProposal(tableId, p.proposalId);
+      toast(t('floor.withdrawn'), 'ok');
+      redraw();
+    });
+  };
+  const changes = optionChanges(state.current, p.options);
   return h(
     'li',
     { class: `proposal proposal-${p.status}`, 'data-proposal': p.proposalId },
-    h('strong', {}, p.proposalId),
-    ` · ${t('floor.adoptionDate')} ${p.adoptionDate} · `,
+    h('strong', {}, t('floor.proposalFor', { date: p.adoptionDate })),
+    ' · ',
     h('span', { class: 'proposal-status' }, t(`floor.status.${p.status}`)),
-    h('div', { class: 'small muted' }, optionsSummary(p.options)),
+    h(
+      'div',
+      { class: 'small muted proposal-by' },
+      t('floor.proposedBy', { name: personName(state.people, p.proposedBy), date: p.requestDate }),
+    ),
+    h(
+      'ul',
+      { class: 'proposal-changes small' },
+      changes.length === 0
+        ? h('li', {}, t('floor.noChange'))
+        : changes.map((c) => h('li', {}, changeText(c))),
+    ),
     p.authorization === null
       ? null
       : h(
           'div',
-          { class: 'small' },
-          `${p.authorization.reference} (${p.authorization.authorizedOn})`,
+          { class: 'small proposal-authorization' },
+          t('floor.authorizationLine', {
+            reference: p.authorization.reference,
+            date: p.authorization.authorizationDate,
+            name: personName(state.people, p.authorization.inspectorId),
+          }),
         ),
     open && ctx.supervisor
       ? h(
@@ -360,12 +442,8 @@ function proposalRow(
           {
             type: 'button',
             class: 'btn btn-red',
-            'data-focus': `withdraw:${p.proposalId}`,
-            onclick: () =>
-              void act(async () => {
-                await withdrawProposal(tableId, p.proposalId);
-                redraw();
-              }),
+            'data-focus': `withdraw:${p.adoptionDate}`,
+            onclick: withdraw,
           },
           t('floor.withdraw'),
         )
@@ -378,7 +456,7 @@ function proposalRow(
           ...field(`on-${p.proposalId}`, t('floor.authorizedOn'), on),
           h(
             'button',
-            { type: 'submit', class: 'btn btn-gold', 'data-focus': `authorize:${p.proposalId}` },
+            { type: 'submit', class: 'btn btn-gold', 'data-focus': `authorize:${p.adoptionDate}` },
             t('floor.authorize'),
           ),
         )
@@ -386,37 +464,96 @@ function proposalRow(
   );
 }
 
-function proposeForm(ctx: FloorContext, tableId: string, redraw: () => void): HTMLElement {
+/** A number input inside a legal range, prefilled with what is in force. */
+function rangeInput(id: string, value: number, [min, max]: readonly [number, number]) {
+  return input({
+    id,
+    type: 'number',
+    min: String(min),
+    max: String(max),
+    step: '1',
+    value: String(value),
+    inputmode: 'numeric',
+  });
+}
+
+/** Art. 8: every house option, prefilled with what is in force, proposed for a date. */
+function proposeForm(ctx: FloorContext, state: HouseOptionsState, redraw: () => void): HTMLElement {
+  const { tableId, current } = state;
   const earliest = ctx.floor()?.calendar.earliestAdoptionDate ?? null;
   const date = input({ type: 'date', value: earliest ?? '', 'data-focus': 'adoption-date' });
-  const board = h('input', { type: 'checkbox', checked: true });
   const shaker = h(
     'select',
     { class: 'input' },
-    h('option', { value: '' }, '—'),
-    h('option', { value: 'electronic' }, t('inspector.shaker.electronic')),
-    h('option', { value: 'lever' }, t('inspector.shaker.lever')),
+    (['electronic', 'lever'] as const).map((s) =>
+      h('option', { value: s, selected: s === current.shaker }, t(`inspector.shaker.${s}`)),
+    ),
   );
+  const layouts = rangeInput(`adopt-layouts-${tableId}`, current.layoutCount, [
+    1,
+    LAYOUT_COUNT_MAX,
+  ]);
+  const odds516 = rangeInput(
+    `adopt-516-${tableId}`,
+    current.paytable.totalOdds['5/16'],
+    TOTAL_ODDS_RANGES['5/16'],
+  );
+  const odds615 = rangeInput(
+    `adopt-615-${tableId}`,
+    current.paytable.totalOdds['6/15'],
+    TOTAL_ODDS_RANGES['6/15'],
+  );
+  const board = h('input', { type: 'checkbox', checked: current.displayBoard });
+  const aloud = h('input', { type: 'checkbox', checked: current.announceAloud });
+  const offered = offeredKinds(current.paytable.spots);
+  const kinds = BET_KINDS.map(({ kind }) => ({
+    kind,
+    box: h('input', { type: 'checkbox', checked: offered.has(kind), 'data-kind': kind }),
+  }));
   const submit = (e: Event): void => {
     e.preventDefault();
     void act(async () => {
+      const options: HouseOptionsChoice = {
+        shaker: shaker.value === 'lever' ? 'lever' : 'electronic',
+        layoutCount: Number(layouts.value),
+        displayBoard: board.checked,
+        announceAloud: aloud.checked,
+        paytable: {
+          spots: spotsOfKinds(new Set(kinds.filter((k) => k.box.checked).map((k) => k.kind))),
+          totalOdds: { '5/16': Number(odds516.value), '6/15': Number(odds615.value) },
+        },
+      };
       const proposalId = newKey('p').slice(0, 14);
-      const options: Record<string, unknown> = { displayBoard: board.checked };
-      if (shaker.value !== '') options['shaker'] = shaker.value;
       await propose(tableId, { proposalId, options, adoptionDate: date.value });
-      toast(t('floor.proposed', { id: proposalId }), 'ok');
+      toast(t('floor.proposed', { date: date.value }), 'ok');
       redraw();
     });
   };
+  const range = (total: '5/16' | '6/15'): string =>
+    t('floor.oddsRange', {
+      total,
+      min: TOTAL_ODDS_RANGES[total][0],
+      max: TOTAL_ODDS_RANGES[total][1],
+    });
   return h(
     'form',
-    { class: 'form form-grid', onsubmit: submit },
+    { class: 'form form-grid propose-form', onsubmit: submit },
     earliest === null
       ? null
       : h('p', { class: 'floor-earliest small' }, t('floor.earliest', { date: earliest })),
     ...field(`adopt-${tableId}`, t('floor.adoptionDate'), date),
     ...field(`adopt-shaker-${tableId}`, t('floor.shaker'), shaker),
+    ...field(layouts.id, t('floor.layouts'), layouts),
+    ...field(odds516.id, range('5/16'), odds516),
+    ...field(odds615.id, range('6/15'), odds615),
     h('label', { class: 'check' }, board, ' ', t('floor.displayBoard')),
+    h('label', { class: 'check' }, aloud, ' ', t('floor.announceAloud')),
+    h(
+      'fieldset',
+      { class: 'bet-kinds' },
+      h('legend', {}, t('floor.betsOffered')),
+      kinds.map(({ kind, box }) => h('label', { class: 'check' }, box, ' ', t(`bet.${kind}`))),
+    ),
     h(
       'button',
       { type: 'submit', class: 'btn btn-gold', 'data-focus': 'propose' },
@@ -443,8 +580,9 @@ export function houseOptionsPanel(ctx: FloorContext): HTMLElement {
         body,
         h(
           'p',
-          { class: 'small' },
-          `${t('floor.inForce')} (v${state.current.version}${state.adoptedOn === null ? '' : `, ${state.adoptedOn}`}): `,
+          { class: 'small options-in-force' },
+          h('strong', {}, t('floor.inForce')),
+          state.adoptedOn === null ? ': ' : ` (${state.adoptedOn}): `,
           optionsSummary(state.current),
         ),
         state.proposals.length === 0
@@ -452,9 +590,9 @@ export function houseOptionsPanel(ctx: FloorContext): HTMLElement {
           : h(
               'ul',
               { class: 'proposals' },
-              [...state.proposals].reverse().map((p) => proposalRow(ctx, tableId, p, redraw)),
+              [...state.proposals].reverse().map((p) => proposalRow(ctx, state, p, redraw)),
             ),
-        ctx.supervisor ? proposeForm(ctx, tableId, redraw) : null,
+        ctx.supervisor ? proposeForm(ctx, state, redraw) : null,
       );
     });
   }
@@ -471,6 +609,14 @@ export function houseOptionsPanel(ctx: FloorContext): HTMLElement {
   );
 }
 
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new Error(t('err.holidayFileNotJson'));
+  }
+}
+
 export function holidaysPanel(ctx: FloorContext): HTMLElement {
   const years = ctx.floor()?.calendar.years ?? [];
   const file = h('input', {
@@ -483,8 +629,17 @@ export function holidaysPanel(ctx: FloorContext): HTMLElement {
       const chosen = (e.target as HTMLInputElement).files?.[0];
       if (chosen === undefined) return;
       void act(async () => {
-        const loaded = await uploadHolidays(JSON.parse(await chosen.text()) as unknown);
-        toast(t('floor.uploaded', { year: loaded.year }), 'ok');
+        const doc = parseJson(await chosen.text());
+        try {
+          const loaded = await uploadHolidays(doc);
+          toast(t('floor.uploaded', { year: loaded.year }), 'ok');
+        } catch (error) {
+          // The list's first problem, naming the bad date, in the page's language.
+          const sentence =
+            error instanceof ApiError ? holidayIssueSentence(lang(), error.issues, doc) : undefined;
+          if (sentence === undefined) throw error;
+          toast(sentence, 'error', '8');
+        }
         await ctx.reload();
         ctx.rerender();
       });
@@ -515,10 +670,63 @@ export function holidaysPanel(ctx: FloorContext): HTMLElement {
   );
 }
 
+/** "Chrome on Windows", from a User-Agent, or the text itself when it names neither. */
+function deviceName(userAgent: string | null): string {
+  if (userAgent === null) return t('floor.unknownDevice');
+  const browser = /(Edg|Firefox|Chrome|Safari)\//.exec(userAgent)?.[1];
+  const system = /(Windows|Android|iPhone|iPad|Mac OS X|Linux)/.exec(userAgent)?.[1];
+  if (browser === undefined) return userAgent.slice(0, 60);
+  const name = browser === 'Edg' ? 'Edge' : browser;
+  return system === undefined ? name : `${name} · ${system.replace('Mac OS X', 'macOS')}`;
+}
+
+function sessionItem(
+  ctx: FloorContext,
+  user: User,
+  s: SessionInfo,
+  again: () => void,
+): HTMLElement {
+  const when = (ms: number | null): string =>
+    ms === null ? '—' : new Date(ms).toLocaleString(lang(), { hour12: false });
+  const device = deviceName(s.userAgent);
+  const end = (): void => {
+    if (!window.confirm(t('floor.confirmRevoke', { name: user.displayName, device }))) return;
+    void act(async () => {
+      await revokeSession(user.id, s.id);
+      toast(t('floor.revoked'), 'ok');
+      again();
+    });
+  };
+  return h(
+    'li',
+    { class: `small session${s.current ? ' session-current' : ''}` },
+    h('strong', { title: s.userAgent ?? '' }, device),
+    s.address === null ? null : ` · ${t('floor.sessionFrom', { address: s.address })}`,
+    h(
+      'div',
+      { class: 'muted' },
+      t('floor.sessionTimes', { start: when(s.createdAtMs), seen: when(s.lastSeenAtMs) }),
+    ),
+    // Ending the session one works in is signing out, not this list's business.
+    s.current
+      ? h('span', { class: 'tag-info' }, t('floor.thisSession'))
+      : h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn btn-small',
+            'data-focus': `revoke:${user.username}`,
+            onclick: end,
+          },
+          t('floor.revoke'),
+        ),
+  );
+}
+
 function sessionList(ctx: FloorContext, user: User, host: HTMLElement): void {
   void act(async () => {
-    const list: SessionInfo[] = await userSessions(user.id);
-    const when = (ms: number): string => new Date(ms).toLocaleString();
+    const list = await userSessions(user.id);
+    const again = (): void => sessionList(ctx, user, host);
     replaceChildren(
       host,
       list.length === 0
@@ -526,29 +734,68 @@ function sessionList(ctx: FloorContext, user: User, host: HTMLElement): void {
         : h(
             'ul',
             { class: 'sessions' },
-            list.map((s) =>
-              h(
-                'li',
-                { class: 'small' },
-                `${when(s.createdAtMs)} → ${when(s.expiresAtMs)} `,
-                h(
-                  'button',
-                  {
-                    type: 'button',
-                    class: 'btn btn-small',
-                    onclick: () =>
-                      void act(async () => {
-                        await revokeSession(user.id, s.id);
-                        sessionList(ctx, user, host);
-                      }),
-                  },
-                  t('floor.revoke'),
-                ),
-              ),
-            ),
+            list.map((s) => sessionItem(ctx, user, s, again)),
           ),
     );
   });
+}
+
+/** The floor's settings (docs/server.md): the cage's confirmation threshold first. */
+export function settingsPanel(ctx: FloorContext): HTMLElement {
+  const body = h('div', { class: 'floor-settings' });
+  const show = async (): Promise<void> => {
+    await act(async () => {
+      const state = await floorSettings();
+      const threshold = state.settings.cageConfirmationAboveMinor;
+      const amount = input({
+        id: 'cage-threshold',
+        inputmode: 'decimal',
+        value: threshold === null ? '' : String(threshold / 100),
+        placeholder: t('floor.cageThresholdHelp'),
+        'aria-describedby': 'cage-threshold-help',
+      });
+      const save = (e: Event): void => {
+        e.preventDefault();
+        void act(async () => {
+          const text = amount.value.trim();
+          const minor = text === '' ? null : parseAmount(text);
+          if (minor === null && text !== '') throw new Error(t('cage.badAmount'));
+          await changeFloorSettings({ cageConfirmationAboveMinor: minor });
+          toast(t('floor.saved'), 'ok');
+          await show();
+        });
+      };
+      replaceChildren(
+        body,
+        h(
+          'form',
+          { class: 'form form-grid', onsubmit: save },
+          ...field('cage-threshold', t('floor.cageThreshold'), amount),
+          h('p', { class: 'small muted', id: 'cage-threshold-help' }, t('floor.cageThresholdHelp')),
+          ctx.supervisor
+            ? h(
+                'button',
+                { type: 'submit', class: 'btn btn-gold', 'data-focus': 'save-settings' },
+                t('floor.save'),
+              )
+            : null,
+        ),
+        h(
+          'p',
+          { class: 'small muted settings-by' },
+          state.changedBy === null || state.changedAtMs === null
+            ? t('floor.settingsDefault')
+            : t('floor.settingsBy', {
+                name: state.changedBy.displayName ?? state.changedBy.id,
+                date: new Date(state.changedAtMs).toLocaleString(lang(), { hour12: false }),
+              }),
+        ),
+      );
+      if (!ctx.supervisor) amount.disabled = true;
+    });
+  };
+  void show();
+  return panel(t('floor.settings'), body);
 }
 
 function userRow(ctx: FloorContext, user: User, redraw: () => void): HTMLElement {

@@ -19,6 +19,7 @@ import {
   floorReportLinks,
   holidaysPanel,
   houseOptionsPanel,
+  settingsPanel,
   tableCards,
 } from './floor-panels.js';
 import type { Page } from './page.js';
@@ -78,7 +79,8 @@ export function floorPage(me: Me): Page {
       if (sockets.has(table.id)) continue;
       const live = new LiveTable(
         table.id,
-        { onHello: schedule, onEvent: schedule, onStatus: () => undefined },
+        // The summary feed sends no bets: its `stakes` messages keep the card live while they come.
+        { onHello: schedule, onEvent: schedule, onStakes: schedule, onStatus: () => undefined },
         'summary',
       );
       sockets.set(table.id, live);
@@ -97,6 +99,7 @@ export function floorPage(me: Me): Page {
       lower,
       ctx.supervisor ? createTablePanel(ctx) : null,
       houseOptionsPanel(ctx),
+      settingsPanel(ctx),
       holidaysPanel(ctx),
       ctx.supervisor ? accountsPanel(ctx) : null,
     );

@@ -1,14 +1,15 @@
 /** The inspector's views: journal rows, recall, paytable and odds, fairness. */
 import { spotOdds } from '../../../src/math/odds.js';
-import { isRecord, spotById } from '../../../src/rules/index.js';
+import { spotById } from '../../../src/rules/index.js';
 import type {
+  Fairness,
   JournalEntry,
   JournalVerify,
+  RecalledRound,
   StaffAction,
   StaffPerson,
   TableView,
 } from '../api/types.js';
-import { DICT, type Key } from '../i18n/dict.js';
 import { art, lang, t } from '../i18n/i18n.js';
 import { spotName } from '../i18n/spot-names.js';
 import { faceCounts } from '../logic/hot-cold.js';
@@ -21,9 +22,6 @@ import { panel, shortHex } from '../ui/widgets.js';
 
 const pct = (x: number, digits = 2): string => `${(x * 100).toFixed(digits)}%`;
 const time = (ms: number): string => new Date(ms).toLocaleString(lang(), { hour12: false });
-/** A scalar field of a loosely specified answer, as text. */
-const str = (v: unknown, fallback = ''): string =>
-  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : fallback;
 const raw = (value: unknown): HTMLElement =>
   h(
     'details',
@@ -44,7 +42,7 @@ export function verifyLine(v: JournalVerify): HTMLElement {
         'p',
         { class: 'verify verify-bad', role: 'alert' },
         '✖ ',
-        t('inspector.verifyFail', { seq: v.failure?.seq ?? '?', reason: v.failure?.reason ?? '' }),
+        t('inspector.verifyFail', { seq: v.failure.seq ?? '?', reason: v.failure.message }),
       );
 }
 
@@ -52,21 +50,16 @@ const person = (p: StaffPerson | null): string =>
   p === null ? '—' : p.displayName === null ? p.id : `${p.displayName} (${p.username})`;
 
 /** The settings a table change left, in the table's words (limits in the currency's units). */
-function settingsText(s: Record<string, unknown> | null): string {
+function settingsText(s: StaffAction['settings']): string {
   if (s === null) return '';
-  const money = (k: string): string | null =>
-    typeof s[k] === 'number' ? formatAmount(s[k]) : null;
-  const parts = [
-    money('stakeMinorMin') === null ? null : `${t('floor.stakeMin')} ${money('stakeMinorMin')}`,
-    money('stakeMinorMax') === null ? null : `${t('floor.stakeMax')} ${money('stakeMinorMax')}`,
-    money('liabilityMinorMax') === null
-      ? null
-      : `${t('floor.liabilityMax')} ${money('liabilityMinorMax')}`,
-    typeof s['bettingTimerMs'] === 'number'
-      ? `${t('floor.timer')} ${s['bettingTimerMs'] / 1000}`
-      : null,
-  ];
-  return parts.filter((p) => p !== null).join(' · ');
+  return [
+    `${t('floor.stakeMin')} ${formatAmount(s.stakeMinorMin)}`,
+    `${t('floor.stakeMax')} ${formatAmount(s.stakeMinorMax)}`,
+    `${t('floor.liabilityMax')} ${formatAmount(s.liabilityMinorMax)}`,
+    s.bettingTimerMs === null ? null : `${t('floor.timer')} ${s.bettingTimerMs / 1000}`,
+  ]
+    .filter((p) => p !== null)
+    .join(' · ');
 }
 
 /** Who did what to which account or table, and when (newest first). */
@@ -150,90 +143,75 @@ export function journalTable(entries: readonly JournalEntry[]): HTMLElement {
 }
 
 /**
- * Game recall (docs/api.md; `src/service/recall.ts` is the shape the server
- * sends): per round its dice and how they were sealed or read, the void rolls,
- * every bet with its roll and what it returned (withdrawn ones marked), and each
- * player's balance before and after. Fields missing from an answer are left
- * out, and the whole record is available raw.
+ * Game recall (the server's recalledRoundAnswer): per round its dice and how
+ * they were sealed or read, the void rolls, every bet with its roll and what it
+ * returned (withdrawn ones marked), and each player's balance before and after,
+ * with the whole record available raw.
  */
-export function recallView(data: unknown, view: TableView | null): HTMLElement {
-  const rounds = Array.isArray(data)
-    ? data
-    : isRecord(data) && Array.isArray(data['rounds'])
-      ? (data['rounds'] as unknown[])
-      : null;
-  if (rounds === null)
-    return data === null ? h('p', { class: 'muted' }, t('inspector.noData')) : raw(data);
-  if (rounds.length === 0) return h('p', { class: 'muted' }, t('inspector.noData'));
-  const money = (m: unknown): string =>
-    typeof m === 'number' ? formatMoney(m, view?.currency ?? '') : '—';
+export function recallView(
+  rounds: readonly RecalledRound[] | null,
+  view: TableView | null,
+): HTMLElement {
+  if (rounds === null || rounds.length === 0)
+    return h('p', { class: 'muted' }, t('inspector.noData'));
+  const money = (m: number | null): string =>
+    m === null ? '—' : formatMoney(m, view?.currency ?? '');
   // Newest first: what an inspector asks about is usually what just happened.
   return h(
     'div',
     { class: 'recall' },
-    rounds
-      .filter(isRecord)
-      .reverse()
-      .map((r) => recallRound(r, money)),
+    [...rounds].reverse().map((r) => recallRound(r, money)),
   );
 }
 
-function recallRound(r: Record<string, unknown>, money: (m: unknown) => string): HTMLElement {
-  const result = isRecord(r['result']) ? r['result'] : null;
-  const diceOf = (x: unknown): number[] | null =>
-    Array.isArray(x) && x.length === 3 && x.every((d) => typeof d === 'number') ? x : null;
-  const dice = diceOf(result?.['dice']) ?? diceOf(r['dice']);
-  const commitment = str(result?.['commitmentHex'] ?? r['commitmentHex']);
-  const status = str(r['status']);
-  const statusKey = `inspector.status.${status}`;
-  const title = [
-    `${t('app.round')} ${str(r['roundNo'], '?')}`,
-    statusKey in DICT ? t(statusKey as Key) : status,
-    typeof r['startedAtMs'] === 'number' ? time(r['startedAtMs']) : '',
-  ]
-    .filter((x) => x !== '')
-    .join(' · ');
-  const sealed =
-    typeof result?.['verified'] === 'boolean'
-      ? h(
-          'span',
-          { class: result['verified'] ? 'verify verify-ok' : 'verify verify-bad' },
-          result['verified'] ? '✔ ' : '✖ ',
-          t(result['verified'] ? 'inspector.sealOk' : 'inspector.sealBad'),
-        )
-      : typeof result?.['croupierId'] === 'string'
-        ? h('span', { class: 'muted' }, t('inspector.readBy', { who: result['croupierId'] }))
-        : null;
-  const voids = (Array.isArray(r['rolls']) ? (r['rolls'] as unknown[]) : [])
-    .filter(isRecord)
-    .filter((roll) => isRecord(roll['voided']))
-    .map((roll) => {
-      const v = roll['voided'] as Record<string, unknown>;
-      const reason = str(v['reason']);
-      const seal = isRecord(v['openedSeal']) ? diceOf(v['openedSeal']['dice']) : null;
-      return h(
+/** How the round's dice were read: the electronic shaker's seal checked, or the croupier who read them. */
+function sealLine(result: RecalledRound['result']): HTMLElement | null {
+  if (result === null) return null;
+  if (result.method === 'lever')
+    return h('span', { class: 'muted' }, t('inspector.readBy', { who: result.croupierId }));
+  return h(
+    'span',
+    { class: result.verified ? 'verify verify-ok' : 'verify verify-bad' },
+    result.verified ? '✔ ' : '✖ ',
+    t(result.verified ? 'inspector.sealOk' : 'inspector.sealBad'),
+  );
+}
+
+/** Art. 3.3: each void roll with its reason, its opened seal and whether it matched. */
+function voidLines(r: RecalledRound): HTMLElement[] {
+  return r.rolls.flatMap((roll) => {
+    const v = roll.voided;
+    if (v === null) return [];
+    return [
+      h(
         'li',
         {},
-        t('inspector.voidRoll', {
-          n: str(roll['rollNo'], '?'),
-          reason:
-            reason === 'stacked' || reason === 'tilted' ? t(`croupier.void.${reason}`) : reason,
-        }),
-        seal === null ? '' : ` · ${seal.join('-')}`,
-        typeof v['sealVerified'] === 'boolean'
-          ? ` · ${t(v['sealVerified'] ? 'inspector.sealOk' : 'inspector.sealBad')}`
-          : '',
+        t('inspector.voidRoll', { n: roll.rollNo, reason: t(`croupier.void.${v.reason}`) }),
+        v.openedSeal === null ? '' : ` · ${v.openedSeal.dice.join('-')}`,
+        v.sealVerified === null
+          ? ''
+          : ` · ${t(v.sealVerified ? 'inspector.sealOk' : 'inspector.sealBad')}`,
         ' ',
         h('span', { class: 'art-badge' }, art('3.3')),
-      );
-    });
-  const bets = (Array.isArray(r['bets']) ? r['bets'] : []) as unknown[];
-  const players = (Array.isArray(r['players']) ? (r['players'] as unknown[]) : []).filter(isRecord);
+      ),
+    ];
+  });
+}
+
+function recallRound(r: RecalledRound, money: (m: number | null) => string): HTMLElement {
+  const dice = r.result?.dice ?? null;
+  const commitment = r.result?.method === 'electronic' ? r.result.commitmentHex : '';
+  const title = [
+    `${t('app.round')} ${r.roundNo}`,
+    t(`inspector.status.${r.status}`),
+    time(r.startedAtMs),
+  ].join(' · ');
+  const sealed = sealLine(r.result);
+  const voids = voidLines(r);
+  const { bets, players } = r;
   // Players by name where the cage registered one, the id beside it (and on hover in the bets).
   const names = new Map(
-    players
-      .filter((p) => typeof p['displayName'] === 'string')
-      .map((p) => [str(p['playerId']), p['displayName'] as string]),
+    players.flatMap((p) => (p.displayName === null ? [] : [[p.playerId, p.displayName] as const])),
   );
   const playerCell = (id: string, withId: boolean): HTMLElement => {
     const name = names.get(id);
@@ -285,19 +263,19 @@ function recallRound(r: Record<string, unknown>, money: (m: unknown) => string):
             h(
               'tbody',
               {},
-              bets.filter(isRecord).map((b) => {
-                const withdrawn = typeof b['withdrawnAtMs'] === 'number';
+              bets.map((b) => {
+                const withdrawn = b.withdrawnAtMs !== null;
                 return h(
                   'tr',
                   { class: withdrawn ? 'withdrawn' : '' },
-                  h('td', {}, typeof b['spot'] === 'string' ? spotNameOf(b['spot']) : ''),
-                  playerCell(str(b['playerId']), false),
-                  h('td', { class: 'num' }, str(b['rollNo'])),
-                  h('td', { class: 'num' }, money(b['stakeMinor'])),
+                  h('td', {}, spotNameOf(b.spot)),
+                  playerCell(b.playerId, false),
+                  h('td', { class: 'num' }, String(b.rollNo)),
+                  h('td', { class: 'num' }, money(b.stakeMinor)),
                   h(
                     'td',
                     { class: 'num' },
-                    withdrawn ? t('inspector.withdrawn') : money(b['returnedMinor']),
+                    withdrawn ? t('inspector.withdrawn') : money(b.returnedMinor),
                   ),
                 );
               }),
@@ -332,11 +310,11 @@ function recallRound(r: Record<string, unknown>, money: (m: unknown) => string):
                 h(
                   'tr',
                   {},
-                  playerCell(str(p['playerId']), true),
-                  h('td', { class: 'num' }, money(p['balanceBeforeMinor'])),
-                  h('td', { class: 'num' }, money(p['stakedMinor'])),
-                  h('td', { class: 'num' }, money(p['returnedMinor'])),
-                  h('td', { class: 'num' }, money(p['balanceAfterMinor'])),
+                  playerCell(p.playerId, true),
+                  h('td', { class: 'num' }, money(p.balanceBeforeMinor)),
+                  h('td', { class: 'num' }, money(p.stakedMinor)),
+                  h('td', { class: 'num' }, money(p.returnedMinor)),
+                  h('td', { class: 'num' }, money(p.balanceAfterMinor)),
                 ),
               ),
             ),
@@ -433,23 +411,22 @@ export function paytableView(v: TableView): HTMLElement {
 const kv = (label: string, value: string): HTMLElement =>
   h('div', { class: 'kv' }, h('dt', {}, label), h('dd', {}, value));
 
-/** The server's chi-square report when it has the monitor's shape, and the face counts of the recent history. */
-export function fairnessView(data: unknown, view: TableView | null): HTMLElement {
-  const spans =
-    isRecord(data) && Array.isArray(data['spans'])
-      ? (data['spans'] as unknown[]).filter(isRecord)
-      : null;
+const SPAN_TITLE = {
+  window: 'inspector.span.window',
+  'since-dice-change': 'inspector.span.since-dice-change',
+} as const;
+
+/** The server's chi-square report over both spans, and the face counts of the recent history. */
+export function fairnessView(data: Fairness | null, view: TableView | null): HTMLElement {
   const server =
-    spans === null
-      ? data === null
-        ? null
-        : raw(data)
+    data === null
+      ? null
       : h(
           'div',
           { class: 'spans' },
-          spans.map((s) =>
+          data.spans.map((s) =>
             panel(
-              `${t(s['span'] === 'window' ? 'inspector.span.window' : 'inspector.span.since-dice-change')} · ${t('inspector.rolls')} ${str(s['rolls'], '?')}`,
+              `${t(SPAN_TITLE[s.span])} · ${t('inspector.rolls')} ${s.rolls}`,
               h(
                 'table',
                 { class: 'data' },
@@ -459,24 +436,18 @@ export function fairnessView(data: unknown, view: TableView | null): HTMLElement
                   h(
                     'tr',
                     {},
-                    ...[
-                      'inspector.test',
-                      'inspector.statistic',
-                      'inspector.df',
-                      'inspector.pValue',
-                      '',
-                    ].map((k) =>
-                      h('th', { scope: 'col' }, k === '' ? '' : t(k as 'inspector.test')),
-                    ),
+                    (
+                      [
+                        'inspector.test',
+                        'inspector.statistic',
+                        'inspector.df',
+                        'inspector.pValue',
+                      ] as const
+                    ).map((k) => h('th', { scope: 'col' }, t(k))),
+                    h('th', { scope: 'col' }, ''),
                   ),
                 ),
-                h(
-                  'tbody',
-                  {},
-                  (Array.isArray(s['tests']) ? (s['tests'] as unknown[]) : [])
-                    .filter(isRecord)
-                    .map(testRow),
-                ),
+                h('tbody', {}, s.tests.map(testRow)),
               ),
             ),
           ),
@@ -490,25 +461,22 @@ export function fairnessView(data: unknown, view: TableView | null): HTMLElement
   );
 }
 
-function testRow(test: Record<string, unknown>): HTMLElement {
-  const p = typeof test['pValue'] === 'number' ? test['pValue'] : null;
-  const stat = typeof test['statistic'] === 'number' ? test['statistic'].toFixed(3) : '—';
+function testRow(test: Fairness['spans'][number]['tests'][number]): HTMLElement {
+  const p = test.pValue;
   const verdict =
     p === null
-      ? h('span', { class: 'muted' }, str(test['note'], '—'))
+      ? h('span', { class: 'muted' }, test.note ?? '—')
       : h(
           'span',
           { class: p >= 0.01 ? 'won' : 'lossy' },
           t(p >= 0.01 ? 'inspector.pass' : 'inspector.fail'),
         );
-  const name = str(test['test'] ?? test['name']);
-  const label = name === 'faces' ? t('board.faces') : name === 'totals' ? t('board.totals') : name;
   return h(
     'tr',
     {},
-    h('td', {}, label),
-    h('td', { class: 'num' }, stat),
-    h('td', { class: 'num' }, str(test['df'])),
+    h('td', {}, t(test.test === 'faces' ? 'board.faces' : 'board.totals')),
+    h('td', { class: 'num' }, test.statistic === null ? '—' : test.statistic.toFixed(3)),
+    h('td', { class: 'num' }, String(test.df)),
     h('td', { class: 'num' }, p === null ? '—' : p.toFixed(4)),
     h('td', {}, verdict),
   );

@@ -14,7 +14,15 @@ import {
   verifyJournal,
 } from '../api/endpoints.js';
 import { LiveTable } from '../api/live.js';
-import type { JournalEntry, Me, StaffAction, TableSummary, TableView } from '../api/types.js';
+import type {
+  Fairness,
+  JournalEntry,
+  Me,
+  RecalledRound,
+  StaffAction,
+  TableSummary,
+  TableView,
+} from '../api/types.js';
 import { announceFairnessAlert } from '../app/fairness-alert.js';
 import { onLanguage, t } from '../i18n/i18n.js';
 import { h, replaceChildren } from '../ui/dom.js';
@@ -55,9 +63,9 @@ export function inspectorPage(me: Me, tableId: string | undefined): Page {
     entries: [] as JournalEntry[],
     verified: null as Awaited<ReturnType<typeof verifyJournal>> | null,
     view: null as TableView | null,
-    recall: null as unknown,
+    recall: null as RecalledRound[] | null,
     rounds: RECALL_DEFAULT,
-    fairness: null as unknown,
+    fairness: null as Fairness | null,
     staff: [] as StaffAction[],
   };
   const body = h('div', { class: 'tab-body', role: 'tabpanel', id: 'inspector-panel' });

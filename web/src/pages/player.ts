@@ -71,7 +71,8 @@ class PlayerPage implements Page {
   private readonly parts = {
     bar: h('div', { class: 'table-bar' }),
     layoutHost: h('div', { class: 'felt' }),
-    rack: h('div', { class: 'rack', role: 'toolbar' }),
+    // The messages' strip sits above the rack (ui/status.ts).
+    rack: h('div', { class: 'rack', role: 'toolbar', 'data-dock': 'bottom' }),
     side: h('div', { class: 'side' }),
   };
   private readonly announcer = new Announcer();
@@ -168,9 +169,6 @@ class PlayerPage implements Page {
         this.voided = true;
         toast(t('player.voidNotice'), 'info', '3.4');
         break;
-      case 'dice-revealed':
-        this.seal.sawReveal(event.roundNo, event.rollNo);
-        break;
       case 'round-settled':
         this.voided = false;
         void this.loadBets().then(() => this.sayResult(event.roundNo, event.dice));
@@ -261,7 +259,7 @@ class PlayerPage implements Page {
     }
     try {
       const answer = await placeBet(this.tableId, newKey('b'), spot.id, stakeMinor);
-      this.bets = book.withBet(this.bets, answer.bet);
+      if (answer.bet !== null) this.bets = book.withBet(this.bets, answer.bet);
       this.balance = answer.balanceMinor;
       this.say(
         t('player.betPlaced', { stake: this.money(stakeMinor), name: spotName(spot, lang()) }),
@@ -370,7 +368,8 @@ class PlayerPage implements Page {
       .map((r) => ({ betId: newKey('b'), spot: r.spot, stakeMinor: r.stakeMinor }));
     for (const chunk of chunks(bets)) {
       const answer = await this.feed.request({ type: 'place-bets', bets: chunk });
-      for (const r of answer.results) if (r.ok) this.bets = book.withBet(this.bets, r.bet);
+      for (const r of answer.results)
+        if (r.ok && r.bet !== null) this.bets = book.withBet(this.bets, r.bet);
       if (!this.took(answer)) return;
     }
     this.say(t('player.repeated', { stake: this.money(book.totalStake(this.bets)) }));
@@ -503,7 +502,7 @@ class PlayerPage implements Page {
     this.board?.update({
       stakes: book.stakesBySpot(this.bets),
       // Art. 3.2: the winning combinations light up once the result is announced.
-      lit: new Set(settledHere ? v.lastRound?.winningSpots : []),
+      lit: new Set(settledHere ? (v.lastRound?.winningSpots ?? []) : []),
       wins: settledHere ? winsBySpot(this.bets) : new Map(),
       open: this.bettingOpen(),
       currency: v.currency,

@@ -63,11 +63,20 @@ export function replaceChildren(container: Element, ...children: Child[]): void 
     active instanceof HTMLElement && container.contains(active)
       ? active.dataset['focus']
       : undefined;
+  // A text box drawn again keeps where its cursor was, so typing goes on where it was.
+  const caret =
+    active instanceof HTMLInputElement ? [active.selectionStart, active.selectionEnd] : null;
   container.replaceChildren();
   append(container, children);
   if (key !== undefined) {
     const again = container.querySelector<HTMLElement>(`[data-focus="${CSS.escape(key)}"]`);
     again?.focus();
+    if (again instanceof HTMLInputElement && caret?.[0] != null && caret[1] != null)
+      try {
+        again.setSelectionRange(caret[0], caret[1]);
+      } catch {
+        // An input without a text cursor (a number, a date) has none to keep.
+      }
   }
 }
 
