@@ -24,6 +24,7 @@ import { TableService } from '../service/table-service.js';
 import { defaultTableSettings, markedAuthorization } from '../service/table-settings.js';
 import { macauDate } from '../compliance/index.js';
 import { type App, buildApp } from './app.js';
+import type { LogSink } from './log-sink.js';
 import { createUser, roleHeld, userNamed } from '../service/accounts.js';
 import { generatePassword, passwordWeakness } from '../service/passwords.js';
 import { ROLL_KEY_ENV, rollKeys } from '../service/roll-key-source.js';
@@ -41,7 +42,6 @@ export interface ServeOptions {
   readonly supervisor: string;
   /** Creates demo users with a known password; for trying the system out, never for a casino floor. */
   readonly demo: boolean;
-  /** Lines for the operator: startup, where to log in. The logs go to stdout too. */
   /** Lets `demo` listen on an address other hosts can reach (the demo password is published). */
   readonly demoOnNetwork: boolean;
   /** The roll key file (docs/dice.md); CUSSEC_ROLL_KEY wins over it. */
@@ -59,6 +59,9 @@ export interface ServeOptions {
   readonly nodeUrl?: string;
   /** How long to wait for PostgreSQL before answering 503; defaults in DEFAULT_PG_TIMEOUTS. */
   readonly timeouts?: Partial<PgTimeouts>;
+  /** Where the log lines go: stdout through a sink of the app's own unless given (log-sink.ts). */
+  readonly log?: LogSink;
+  /** Lines for the operator: startup, where to log in. The logs go to stdout too. */
   readonly say: (line: string) => void;
   /**
    * Whether `say` reaches a terminal. The first supervisor's one-time password
@@ -134,7 +137,10 @@ export async function serve(options: ServeOptions): Promise<App> {
       : {}),
     ...(isPostgresUrl(db) ? {} : { sqliteDir: dirname(resolve(db)) }),
     webRoot: webRoot(),
-    logger: { level: process.env['CUSSEC_LOG_LEVEL'] ?? 'info' },
+    logger: {
+      level: process.env['CUSSEC_LOG_LEVEL'] ?? 'info',
+      ...(options.log !== undefined ? { stream: options.log } : {}),
+    },
     rollKeys: roll.keys,
     ...(options.tls ? { tls: options.tls } : {}),
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
