@@ -7,7 +7,6 @@
  * The disk is a small tmpfs mounted for the test (root only: skipped, with the
  * reason, elsewhere), filled with a file and then emptied.
  */
-import { execFileSync } from 'node:child_process';
 import {
   closeSync,
   mkdirSync,
@@ -21,21 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, ServeProcess } from './serve-process.js';
-
-/** Why the disk cannot be made here (not root, no mount), or undefined when it can. */
-function cannotMount(): string | undefined {
-  if (process.getuid?.() !== 0) return 'mounting a tmpfs needs root';
-  const probe = mkdtempSync(join(tmpdir(), 'cussec-mount-probe-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'pipe' });
-    execFileSync('umount', [probe]);
-    return undefined;
-  } catch (error) {
-    return `mount -t tmpfs failed: ${(error as Error).message}`;
-  } finally {
-    rmSync(probe, { recursive: true, force: true });
-  }
-}
+import { cannotMount, mountTmpfs, unmount } from './tmpfs.js';
 
 const skipReason = cannotMount();
 if (skipReason !== undefined) console.warn(`Skipping the log fault suite: ${skipReason}`);
@@ -93,11 +78,10 @@ describe.skipIf(skipReason !== undefined)('the log never stops the server', () =
   const disk = join(dir, 'disk');
   beforeAll(() => {
     mkdirSync(disk);
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', disk]);
+    mountTmpfs(disk, '256k');
   });
   afterAll(() => {
-    // Lazily: a server the test could not stop must not leave the mount behind.
-    execFileSync('umount', ['-l', disk]);
+    unmount(disk);
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -8,7 +8,13 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Currency, PgTimeouts, Role, Store } from '../ledger/index.js';
+import {
+  checkWritableFolder,
+  type Currency,
+  type PgTimeouts,
+  type Role,
+  type Store,
+} from '../ledger/index.js';
 import { deposit } from '../service/cage.js';
 import {
   DEMO_CREATOR,
@@ -100,6 +106,8 @@ export async function serve(options: ServeOptions): Promise<App> {
   const weak =
     envPassword === undefined ? undefined : passwordWeakness(envPassword, options.supervisor);
   if (weak !== undefined) throw new ServeRefused(`CUSSEC_SUPERVISOR_PASSWORD: ${weak}`);
+  // A read-only data folder is named as such (exit 73), not met as "unable to open database file".
+  checkWritableFolder(options.dataDir);
   mkdirSync(options.dataDir, { recursive: true });
   const db = options.db ?? join(options.dataDir, 'cussec.db');
   // Art. 2.1: the key that keeps sealed rolls secret in the database (docs/dice.md).
