@@ -283,7 +283,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   inspectorRoutes(fastify, ctx);
   complianceRoutes(fastify, ctx);
   socketRoutes(fastify, ctx);
-  if (router !== undefined) forwardRoutes(fastify, service, router);
+  if (router !== undefined) forwardRoutes(fastify, options.store, service, router);
   if (options.webRoot !== undefined && existsSync(options.webRoot)) {
     // Compressed at build (src/server/precompress.ts); Vite names the files of assets/ by their hash.
     await fastify.register(fastifyStatic, {
