@@ -16,10 +16,16 @@
  * Pure: the covered alerts are plain keys (`span/test`), kept beside the
  * monitor and rebuilt from the journal's alerts, holds and releases.
  */
-import type { AlertReading, FairnessMonitor } from './fairness-monitor.js';
+import {
+  type AlertReading,
+  conditionKey,
+  type FairnessMonitor,
+  type FairnessSpan,
+} from './fairness-monitor.js';
+import type { FairnessTest } from './span-counts.js';
 
-const alertKey = (a: { readonly span: string; readonly test: string }): string =>
-  `${a.span}/${a.test}`;
+type Condition = { readonly span: FairnessSpan; readonly test: FairnessTest };
+const alertKey = (a: Condition): string => conditionKey(a.span, a.test);
 
 export class FairnessHolds {
   private readonly covered: Set<string>;
@@ -34,21 +40,28 @@ export class FairnessHolds {
 
   /**
    * After a roll: the severe alerts no hold has covered, most severe first
-   * (none: no hold). Costs nothing while no alert is active.
+   * (none: no hold). Costs nothing while no alert is active, and a
+   * comparison for each active alert not covered.
    */
   due(monitor: FairnessMonitor): AlertReading[] {
     if (monitor.alertsActive === 0) return [];
-    return monitor.activeUnder(this.holdPValue).filter((a) => !this.covered.has(alertKey(a)));
+    const due: AlertReading[] = [];
+    for (const alert of monitor.activeAlerts()) {
+      if (this.covered.has(alertKey(alert))) continue;
+      const reading = monitor.readingUnder(alert, this.holdPValue);
+      if (reading !== null) due.push(reading);
+    }
+    return due.sort((a, b) => a.pValue - b.pValue);
   }
 
   /** A hold set or released: every alert severe now is covered. */
   coverSevere(monitor: FairnessMonitor): void {
-    if (monitor.alertsActive === 0) return;
-    for (const alert of monitor.activeUnder(this.holdPValue)) this.covered.add(alertKey(alert));
+    for (const alert of monitor.activeAlerts())
+      if (monitor.readingUnder(alert, this.holdPValue) !== null) this.covered.add(alertKey(alert));
   }
 
   /** An alert raised or cleared: its next severity is news again. */
-  forget(alert: { readonly span: string; readonly test: string }): void {
+  forget(alert: Condition): void {
     this.covered.delete(alertKey(alert));
   }
 

@@ -31,7 +31,7 @@ import { chiSquareSurvival } from '../math/index.js';
 import {
   DEGREES_OF_FREEDOM,
   type FairnessTest,
-  pValueUnder,
+  pValueIsUnder,
   SpanCounts,
   type SpanTestResult,
 } from './span-counts.js';
@@ -80,7 +80,9 @@ const KEYS: Readonly<Record<FairnessSpan, Readonly<Record<FairnessTest, string>>
   window: { faces: 'window/faces', totals: 'window/totals' },
   'since-dice-change': { faces: 'since-dice-change/faces', totals: 'since-dice-change/totals' },
 };
-const key = (span: FairnessSpan, test: FairnessTest): string => KEYS[span][test];
+/** A condition's key, `span/test`: the same string every time, so asking costs no allocation. */
+export const conditionKey = (span: FairnessSpan, test: FairnessTest): string => KEYS[span][test];
+const key = conditionKey;
 
 export class FairnessMonitor {
   readonly config: FairnessMonitorConfig;
@@ -153,23 +155,32 @@ export class FairnessMonitor {
     return events;
   }
 
+  /** The alerts raised and not cleared. */
+  activeAlerts(): IterableIterator<ActiveAlert> {
+    return this.active.values();
+  }
+
   /**
-   * The active alerts whose p-value is now under `pValue`, most severe first.
-   * Cheap enough for every roll: a statistic per active alert, a p-value only
-   * past the level's critical value.
+   * An active alert as the rolls stand now, when its p-value is under
+   * `pValue`; null otherwise. Cheap enough for every roll: the statistic is
+   * compared with the level's critical value, the p-value computed only past it.
    */
-  activeUnder(pValue: number): AlertReading[] {
-    const readings: AlertReading[] = [];
-    for (const { span, test } of this.active.values()) {
-      const counts = this.counts(span);
-      const statistic = counts.statistic(test);
-      const under = statistic === null ? null : pValueUnder(statistic, test, pValue);
-      if (statistic === null || under === null) continue;
-      const { rolls } = counts;
-      const df = DEGREES_OF_FREEDOM[test];
-      readings.push({ span, test, statistic, df, pValue: under, rolls, rollSeq: this.rollSeq });
-    }
-    return readings.sort((a, b) => a.pValue - b.pValue);
+  readingUnder(alert: ActiveAlert, pValue: number): AlertReading | null {
+    const { span, test } = alert;
+    const counts = this.counts(span);
+    const statistic = counts.statistic(test);
+    if (statistic === null || !pValueIsUnder(statistic, test, pValue)) return null;
+    const df = DEGREES_OF_FREEDOM[test];
+    const reading = chiSquareSurvival(statistic, df);
+    return {
+      span,
+      test,
+      statistic,
+      df,
+      pValue: reading,
+      rolls: counts.rolls,
+      rollSeq: this.rollSeq,
+    };
   }
 
   /**
@@ -198,8 +209,9 @@ export class FairnessMonitor {
     const k = key(span, test);
     const active = this.active.has(k);
     // The common case, after every roll: nothing to raise, nothing to clear.
-    const under = pValueUnder(statistic, test, active ? clearPValue : alertPValue);
-    if (active === (under !== null)) return null;
+    if (active === pValueIsUnder(statistic, test, active ? clearPValue : alertPValue)) return null;
+    const df = DEGREES_OF_FREEDOM[test];
+    const pValue = chiSquareSurvival(statistic, df);
     const base = {
       tableId: this.tableId,
       span,
@@ -209,13 +221,10 @@ export class FairnessMonitor {
       diceSetId: this.diceSetId,
     };
     if (!active) {
-      const pValue = under!;
       this.active.set(k, { span, test, raisedAtRollSeq: this.rollSeq, pValue });
-      const df = DEGREES_OF_FREEDOM[test];
       return { type: 'fairness-alert-raised', ...base, statistic, df, pValue, alertPValue };
     }
     this.active.delete(k);
-    const pValue = chiSquareSurvival(statistic, DEGREES_OF_FREEDOM[test]);
     return { type: 'fairness-alert-cleared', ...base, pValue, reason: 'recovered' };
   }
 
