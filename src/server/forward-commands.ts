@@ -103,21 +103,24 @@ const forwardBody = z.strictObject({
   commands: z.array(forwardedRequest).min(1).max(FORWARD_COMMANDS_MAX),
 });
 
+type ForwardedCommand = z.infer<typeof forwardedCommand>;
+
 interface Entry {
   readonly tableId: string;
   readonly payload: unknown;
 }
 
 /** The entries a command journals (a between-rounds record's release included). */
-function entriesOf(command: object): readonly Entry[] {
-  const { entries, releasesHold } = command as { entries?: Entry[]; releasesHold?: Entry };
-  return [...(entries ?? []), ...(releasesHold === undefined ? [] : [releasesHold])];
+function entriesOf(command: ForwardedCommand): readonly Entry[] {
+  if (!('entries' in command)) return [];
+  const released = 'releasesHold' in command ? command.releasesHold : undefined;
+  return [...command.entries, ...(released === undefined ? [] : [released])];
 }
 
 /** An entry whose payload names a table names the command's. */
-function onTable(entry: Entry, request: { readonly tableId: string }): boolean {
-  const named = (entry.payload as { tableId?: unknown }).tableId;
-  return named === undefined || named === request.tableId;
+function onTable({ payload }: Entry, request: { readonly tableId: string }): boolean {
+  const named = typeof payload === 'object' && payload !== null && 'tableId' in payload;
+  return !named || payload.tableId === request.tableId;
 }
 
 /**
@@ -141,10 +144,16 @@ function actorOf(command: CommandRequest['command']): [string, readonly Role[]] 
     case 'set-open':
     case 'change-limits':
       return [command.supervisorId, ['supervisor']];
-    case 'release-hold':
-      return [actorIn(command.entries[0]?.payload, 'by'), ['supervisor']];
-    case 'record-between-rounds':
-      return [actorIn(command.entries[0]?.payload, 'changedBy'), ['croupier', 'supervisor']];
+    case 'release-hold': {
+      // The schema let in one table-hold-released entry; anything else names nobody.
+      const [entry] = command.entries;
+      return [entry?.type === 'table-hold-released' ? entry.payload.by : '', ['supervisor']];
+    }
+    case 'record-between-rounds': {
+      const [entry] = command.entries;
+      const by = entry?.type === 'dice-changed' ? entry.payload.changedBy : '';
+      return [by, ['croupier', 'supervisor']];
+    }
     case 'place-bet':
     case 'withdraw-bet':
     case 'tick':
@@ -156,10 +165,6 @@ function actorOf(command: CommandRequest['command']): [string, readonly Role[]] 
         ? [command.croupierId, ['croupier']]
         : undefined;
   }
-}
-
-function actorIn(payload: unknown, field: string): string {
-  return String((payload as Record<string, unknown> | undefined)?.[field]);
 }
 
 /**
