@@ -5,6 +5,7 @@
 import type { Benchmark } from './harness.js';
 import { auditLiveBenchmark } from './audit-live.js';
 import { durableBetsSqlite } from './durable-bets.js';
+import { fairnessMonitorBenchmark } from './fairness-monitor.js';
 import { floorNodesBenchmark, floorTablesBenchmark } from './floor-nodes.js';
 import { historyBenchmark } from './history.js';
 import { sealedHeaderBenchmark } from './sealed-header.js';
@@ -16,6 +17,7 @@ import { wsPlayersBenchmark } from './ws-players.js';
 
 const BENCHMARKS: readonly Benchmark[] = [
   settleBenchmark,
+  fairnessMonitorBenchmark,
   settleRoundSqlite,
   settleRoundPostgres,
   durableBetsSqlite,

@@ -35,7 +35,7 @@ export class ServeProcess {
       this.partial = parts.pop()!;
       this.lines.push(...parts);
     };
-    child.stdout!.on('data', take);
+    child.stdout?.on('data', take);
     child.stderr!.on('data', take);
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
@@ -51,14 +51,31 @@ export class ServeProcess {
     startMs = 60_000,
     nodeArgs: readonly string[] = [],
   ): Promise<ServeProcess> {
-    const child = spawn(
-      process.execPath,
-      [...nodeArgs, '--import', 'tsx', 'src/cli/main.ts', 'serve', ...args],
-      { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const server = new ServeProcess(child);
+    const server = ServeProcess.spawn(args, env, { nodeArgs });
     await server.line((l) => l.startsWith('Cussec is serving'), startMs);
     return server;
+  }
+
+  /**
+   * Starts `cussec serve ARGS` without waiting for it. `stdout`, a file
+   * descriptor, takes its standard output instead of a pipe (whose lines
+   * `line` then never sees).
+   */
+  static spawn(
+    args: readonly string[],
+    env: NodeJS.ProcessEnv,
+    options: { readonly nodeArgs?: readonly string[]; readonly stdout?: number } = {},
+  ): ServeProcess {
+    const child = spawn(
+      process.execPath,
+      [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/cli/main.ts', 'serve', ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'],
+      },
+    );
+    return new ServeProcess(child);
   }
 
   get output(): string {

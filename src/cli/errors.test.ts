@@ -1,8 +1,8 @@
-/** How the command line reports a database that is away: one line, exit 75, never "internal error". */
+/** How the command line reports a database that is away (exit 75) or a folder it may not write in (exit 73): one line, never "internal error". */
 import { PassThrough } from 'node:stream';
 import { expect, it } from 'vitest';
-import { StoreUnavailableError } from '../ledger/index.js';
-import { EXIT_UNAVAILABLE, report } from './errors.js';
+import { StoreOpenError, StoreUnavailableError } from '../ledger/index.js';
+import { EXIT_CANNOT_WRITE, EXIT_UNAVAILABLE, report } from './errors.js';
 import { runCli } from './testing.js';
 
 function reported(error: unknown): { code: number; stderr: string } {
@@ -40,4 +40,13 @@ it('exits 75 from audit verify when nothing answers at the database URL', async 
   expect(run.stderr).toMatch(
     /^cussec: the database is unavailable \(ECONNREFUSED\); retry shortly\n$/,
   );
+});
+
+it('reports a folder it may not write in as such, with exit code 73 (test/read-only-folder.test.ts runs it)', () => {
+  const error = new StoreOpenError('folder_not_writable', 'the folder /data is read-only');
+  expect(reported(error)).toEqual({
+    code: EXIT_CANNOT_WRITE,
+    stderr:
+      "cussec: the folder /data is read-only: the database and its files (SQLite's -wal and -shm, the roll key) are written there, even to read it; give a folder this user may write in (--data, --db)\n",
+  });
 });

@@ -2,7 +2,7 @@
  * How the command line fails: one clear line on stderr and a non-zero exit,
  * never a stack trace.
  */
-import { asStoreUnavailable } from '../ledger/index.js';
+import { asStoreUnavailable, StoreOpenError } from '../ledger/index.js';
 
 /** Bad input from the user: exit code 2. */
 export class InputError extends Error {
@@ -19,11 +19,23 @@ export class CheckFailed extends Error {
 /** The database could not be reached or did not answer in time: exit code 75 (EX_TEMPFAIL), retry later. */
 export const EXIT_UNAVAILABLE = 75;
 
+/**
+ * A folder the command must write in is read-only, or not this user's to
+ * write in: exit code 73 (EX_CANTCREAT). Nothing was written.
+ */
+export const EXIT_CANNOT_WRITE = 73;
+
 /** Prints an error the way the command line reports every failure and returns the exit code. */
 export function report(error: unknown, stderr: NodeJS.WritableStream = process.stderr): number {
   if (error instanceof InputError || error instanceof CheckFailed) {
     stderr.write(`cussec: ${error.message}\n`);
     return error.exitCode;
+  }
+  if (error instanceof StoreOpenError && error.code === 'folder_not_writable') {
+    stderr.write(
+      `cussec: ${error.message}: the database and its files (SQLite's -wal and -shm, the roll key) are written there, even to read it; give a folder this user may write in (--data, --db)\n`,
+    );
+    return EXIT_CANNOT_WRITE;
   }
   // The database is away (down, restarting, unreachable, timed out): not a bug, try again later.
   const unavailable = asStoreUnavailable(error);

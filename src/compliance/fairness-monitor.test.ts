@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { seededDiceSource, Xoshiro128StarStar } from '../dice/index.js';
+import { seededDiceSource } from '../dice/index.js';
 import type { Dice, Face } from '../rules/index.js';
 import { detectionPower } from './detection-power.js';
 import { FairnessMonitor } from './fairness-monitor.js';
 import { type FairnessMonitorEvent, parseDiceChangedEvent } from './fairness-monitor-data.js';
-
-/**
- * Dice with one face loaded: on a loaded die face `face` has probability
- * 1/6 + excess and the other five share the rest equally. Built on the seeded
- * xoshiro128** source, so every run is the same.
- */
-function loadedDice(seed: string, face: Face, excess: number, loadedDice: 1 | 3): () => Dice {
-  const prng = new Xoshiro128StarStar(seed);
-  const other = (1 - (1 / 6 + excess)) / 5;
-  const draw = (loaded: boolean): Face => {
-    const u = prng.nextUint32() / 2 ** 32;
-    if (!loaded) return (Math.floor(u * 6) + 1) as Face;
-    if (u < 1 / 6 + excess) return face;
-    const rest = Math.floor((u - (1 / 6 + excess)) / other);
-    const others = ([1, 2, 3, 4, 5, 6] as Face[]).filter((f) => f !== face);
-    return others[Math.min(rest, 4)]!;
-  };
-  return () => [draw(true), draw(loadedDice === 3), draw(loadedDice === 3)];
-}
+import { loadedDice } from './testing.js';
 
 function feed(monitor: FairnessMonitor, roll: () => Dice, rolls: number): FairnessMonitorEvent[] {
   const events: FairnessMonitorEvent[] = [];
@@ -56,7 +38,7 @@ describe('detecting a loaded die', () => {
     ['all three dice', 3, allThree.rolls],
   ] as const)('flags face 6 at 1/6 + 0.05 on %s within %i rolls', (_, loaded, rolls) => {
     const monitor = new FairnessMonitor('T-07');
-    const events = feed(monitor, loadedDice('loaded-1', 6, 0.05, loaded), rolls);
+    const events = feed(monitor, loadedDice('loaded-1', 6, 1 / 6 + 0.05, loaded), rolls);
     const raised = events.filter((e) => e.type === 'fairness-alert-raised');
     expect(raised.some((e) => e.test === 'faces')).toBe(true);
     expect(raised[0]).toMatchObject({ tableId: 'T-07', alertPValue: 0.001 });
@@ -96,6 +78,36 @@ describe('the alert rule', () => {
         .sort(),
     ).toEqual(['window/faces/recovered', 'window/totals/recovered']);
     expect(cleared.every((e) => e.pValue !== null && e.pValue >= 0.01)).toBe(true);
+  });
+
+  it('raises and clears exactly when the p-values of evaluate() say so, roll by roll', () => {
+    // check() computes a p-value only near a threshold; the reference computes every one.
+    const monitor = new FairnessMonitor('T-07', { windowRolls: 1_080 });
+    const loaded = loadedDice('rule-loaded', 2, 0.3, 3);
+    const fair = seededDiceSource('rule-fair');
+    const active = new Set<string>();
+    let events = 0;
+    for (let n = 0; n < 6_000; n++) {
+      const got = monitor.recordRoll(Math.floor(n / 700) % 2 === 0 ? loaded() : fair.roll());
+      const expected: unknown[] = [];
+      for (const { span, tests } of monitor.evaluate().spans) {
+        for (const { test, pValue } of tests) {
+          const k = `${span}/${test}`;
+          if (pValue === null) continue;
+          if (!active.has(k) && pValue < 0.001) {
+            active.add(k);
+            expected.push(['fairness-alert-raised', span, test, pValue]);
+          } else if (active.has(k) && pValue >= 0.01) {
+            active.delete(k);
+            expected.push(['fairness-alert-cleared', span, test, pValue]);
+          }
+        }
+      }
+      expect(got.map((e) => [e.type, e.span, e.test, e.pValue])).toEqual(expected);
+      events += got.length;
+    }
+    // The sequence raises and clears alerts over and over: the comparison has something to compare.
+    expect(events).toBeGreaterThan(10);
   });
 
   it('does not test before the chi-square approximation holds', () => {
@@ -173,7 +185,7 @@ describe('the sliding window', () => {
 describe('snapshots', () => {
   it('round-trip through JSON and carry on identically', () => {
     const monitor = new FairnessMonitor('T-07', { windowRolls: 2_000 });
-    const roll = loadedDice('snap', 3, 0.05, 3);
+    const roll = loadedDice('snap', 3, 1 / 6 + 0.05, 3);
     feed(monitor, roll, 3_000);
     const json = JSON.parse(JSON.stringify(monitor.snapshot())) as unknown;
     const restored = FairnessMonitor.restore(json);

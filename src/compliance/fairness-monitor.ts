@@ -27,7 +27,14 @@ import {
   SNAPSHOT_FORMAT,
 } from './fairness-monitor-data.js';
 import { OutcomeWindow } from './outcome-window.js';
-import { type FairnessTest, SpanCounts, type SpanTestResult } from './span-counts.js';
+import { chiSquareSurvival } from '../math/index.js';
+import {
+  DEGREES_OF_FREEDOM,
+  type FairnessTest,
+  pValueIsUnder,
+  SpanCounts,
+  type SpanTestResult,
+} from './span-counts.js';
 
 export type FairnessSpan = 'window' | 'since-dice-change';
 
@@ -44,6 +51,19 @@ export interface ActiveAlert {
   readonly pValue: number;
 }
 
+/** An active alert as the rolls stand now. */
+export interface AlertReading {
+  readonly span: FairnessSpan;
+  readonly test: FairnessTest;
+  readonly statistic: number;
+  readonly df: number;
+  readonly pValue: number;
+  /** Rolls in the span. */
+  readonly rolls: number;
+  /** The monitor's roll counter. */
+  readonly rollSeq: number;
+}
+
 export interface FairnessEvaluation {
   readonly tableId: string;
   /** Rolls recorded since the monitor was created. */
@@ -54,7 +74,15 @@ export interface FairnessEvaluation {
 }
 
 const TESTS: readonly FairnessTest[] = ['faces', 'totals'];
-const key = (span: FairnessSpan, test: FairnessTest): string => `${span}/${test}`;
+const SPANS: readonly FairnessSpan[] = ['window', 'since-dice-change'];
+/** The conditions' keys, built once: they are asked after every roll. */
+const KEYS: Readonly<Record<FairnessSpan, Readonly<Record<FairnessTest, string>>>> = {
+  window: { faces: 'window/faces', totals: 'window/totals' },
+  'since-dice-change': { faces: 'since-dice-change/faces', totals: 'since-dice-change/totals' },
+};
+/** A condition's key, `span/test`: the same string every time, so asking costs no allocation. */
+export const conditionKey = (span: FairnessSpan, test: FairnessTest): string => KEYS[span][test];
+const key = conditionKey;
 
 export class FairnessMonitor {
   readonly config: FairnessMonitorConfig;
@@ -111,44 +139,93 @@ export class FairnessMonitor {
     return { tableId, rollSeq, diceSetId, spans, activeAlerts: [...this.active.values()] };
   }
 
-  /** Applies the alert rule to the current figures and returns what changed. */
+  /**
+   * Applies the alert rule to the current figures and returns what changed.
+   * It runs after every roll, so it computes each statistic from the counts
+   * and a p-value only near a threshold (`pValueUnder`).
+   */
   check(): FairnessMonitorEvent[] {
     const events: FairnessMonitorEvent[] = [];
-    for (const { span, rolls, tests } of this.evaluate().spans) {
-      for (const result of tests) {
-        const event = this.transition(span, rolls, result);
+    for (const span of SPANS) {
+      for (const test of TESTS) {
+        const event = this.transition(span, test);
         if (event !== null) events.push(event);
       }
     }
     return events;
   }
 
-  private transition(
-    span: FairnessSpan,
-    rolls: number,
-    result: SpanTestResult,
-  ): FairnessMonitorEvent | null {
-    const { pValue, statistic, df, test } = result;
-    if (pValue === null || statistic === null) return null;
+  /** The alerts raised and not cleared. */
+  activeAlerts(): IterableIterator<ActiveAlert> {
+    return this.active.values();
+  }
+
+  /**
+   * An active alert as the rolls stand now, when its p-value is under
+   * `pValue`; null otherwise. Cheap enough for every roll: the statistic is
+   * compared with the level's critical value, the p-value computed only past it.
+   */
+  readingUnder(alert: ActiveAlert, pValue: number): AlertReading | null {
+    const { span, test } = alert;
+    const counts = this.counts(span);
+    const statistic = counts.statistic(test);
+    if (statistic === null || !pValueIsUnder(statistic, test, pValue)) return null;
+    const df = DEGREES_OF_FREEDOM[test];
+    const reading = chiSquareSurvival(statistic, df);
+    return {
+      span,
+      test,
+      statistic,
+      df,
+      pValue: reading,
+      rolls: counts.rolls,
+      rollSeq: this.rollSeq,
+    };
+  }
+
+  /**
+   * An alert read back from the journal: at a restore the rolls go in
+   * untested, and the alerts active are those the journal raised and did not
+   * clear.
+   */
+  restoreAlert(event: FairnessMonitorEvent): void {
+    const k = key(event.span, event.test);
+    if (event.type === 'fairness-alert-cleared') this.active.delete(k);
+    else {
+      const { span, test, rollSeq, pValue } = event;
+      this.active.set(k, { span, test, raisedAtRollSeq: rollSeq, pValue });
+    }
+  }
+
+  private counts(span: FairnessSpan): SpanCounts {
+    return span === 'window' ? this.window.counts : this.sinceChange;
+  }
+
+  private transition(span: FairnessSpan, test: FairnessTest): FairnessMonitorEvent | null {
+    const counts = this.counts(span);
+    const statistic = counts.statistic(test);
+    if (statistic === null) return null;
+    const { alertPValue, clearPValue } = this.config;
     const k = key(span, test);
+    const active = this.active.has(k);
+    // The common case, after every roll: nothing to raise, nothing to clear.
+    if (active === pValueIsUnder(statistic, test, active ? clearPValue : alertPValue)) return null;
+    const df = DEGREES_OF_FREEDOM[test];
+    const pValue = chiSquareSurvival(statistic, df);
     const base = {
       tableId: this.tableId,
       span,
       test,
-      rolls,
+      rolls: counts.rolls,
       rollSeq: this.rollSeq,
       diceSetId: this.diceSetId,
     };
-    if (!this.active.has(k) && pValue < this.config.alertPValue) {
+    if (!active) {
       this.active.set(k, { span, test, raisedAtRollSeq: this.rollSeq, pValue });
-      const alertPValue = this.config.alertPValue;
       return { type: 'fairness-alert-raised', ...base, statistic, df, pValue, alertPValue };
     }
-    if (this.active.has(k) && pValue >= this.config.clearPValue) {
-      this.active.delete(k);
-      return { type: 'fairness-alert-cleared', ...base, pValue, reason: 'recovered' };
-    }
-    return null;
+    this.active.delete(k);
+    return { type: 'fairness-alert-cleared', ...base, pValue, reason: 'recovered' };
   }
 
   /**

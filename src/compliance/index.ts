@@ -10,6 +10,7 @@ export * from './daily-report.js';
 export * from './daily-report-csv.js';
 export type { BiggestWin, DailyReport, SpotFigures } from './daily-report-tally.js';
 export * from './detection-power.js';
+export * from './fairness-holds.js';
 export * from './fairness-monitor.js';
 export * from './fairness-monitor-data.js';
 export * from './holiday-files.js';

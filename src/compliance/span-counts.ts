@@ -3,11 +3,11 @@
  *
  * The monitor adds and removes rolls one at a time (a sliding window), which
  * the FairnessAccumulator of src/math cannot do, so the counts live here; the
- * statistic and its p-value come from src/math (`chiSquareStatistic`,
- * `chiSquareSurvival`, `TOTAL_WAYS`) so that the monitor and `cussec rng-test`
- * compute them the same way.
+ * statistic is Pearson's, summed as `chiSquareStatistic` of src/math sums it,
+ * and its p-value comes from src/math (`chiSquareSurvival`, `TOTAL_WAYS`), so
+ * that the monitor and `cussec rng-test` compute them the same way.
  */
-import { chiSquareStatistic, chiSquareSurvival, TOTAL_WAYS } from '../math/index.js';
+import { chiSquareCriticalValue, chiSquareSurvival, TOTAL_WAYS } from '../math/index.js';
 import { OUTCOME_COUNT } from '../rules/index.js';
 
 export type FairnessTest = 'faces' | 'totals';
@@ -29,6 +29,10 @@ export const ROLLS_MIN: Readonly<Record<FairnessTest, number>> = {
   faces: Math.ceil((EXPECTED_COUNT_MIN * 6) / 3),
   totals: Math.ceil((EXPECTED_COUNT_MIN * OUTCOME_COUNT) / Math.min(...TOTAL_WAYS)),
 };
+
+/** Local copies: read after every roll, and a module's bindings may be getters once bundled. */
+const WAYS: readonly number[] = [...TOTAL_WAYS];
+const OUTCOMES = OUTCOME_COUNT;
 
 /** Die faces (0-based) of each outcome index, three per outcome; and the total − 3. */
 const OUTCOME_FACES = new Uint8Array(OUTCOME_COUNT * 3);
@@ -78,17 +82,66 @@ export class SpanCounts {
     this.rolls = rolls;
   }
 
+  /** Null when the span is too short for the chi-square approximation. */
+  statistic(test: FairnessTest): number | null {
+    if (this.rolls < ROLLS_MIN[test]) return null;
+    // Pearson's Σ (observed − expected)² / expected, as chiSquareStatistic of src/math sums it,
+    // without building the expected counts: the monitor asks after every roll.
+    let statistic = 0;
+    if (test === 'faces') {
+      const e = (3 * this.rolls) / 6;
+      for (const o of this.faces) statistic += ((o - e) * (o - e)) / e;
+    } else {
+      for (let i = 0; i < WAYS.length; i++) {
+        const e = (this.rolls * WAYS[i]!) / OUTCOMES;
+        const d = this.totals[i]! - e;
+        statistic += (d * d) / e;
+      }
+    }
+    return statistic;
+  }
+
   test(test: FairnessTest): SpanTestResult {
-    const df = test === 'faces' ? 5 : TOTAL_WAYS.length - 1;
-    if (this.rolls < ROLLS_MIN[test]) {
+    const df = DEGREES_OF_FREEDOM[test];
+    const statistic = this.statistic(test);
+    if (statistic === null) {
       const note = `too few rolls: ${this.rolls} of the ${ROLLS_MIN[test]} needed`;
       return { test, statistic: null, df, pValue: null, note };
     }
-    const expected =
-      test === 'faces'
-        ? this.faces.map(() => (3 * this.rolls) / 6)
-        : TOTAL_WAYS.map((ways) => (this.rolls * ways) / OUTCOME_COUNT);
-    const statistic = chiSquareStatistic(test === 'faces' ? this.faces : this.totals, expected);
     return { test, statistic, df, pValue: chiSquareSurvival(statistic, df) };
   }
 }
+
+export const DEGREES_OF_FREEDOM: Readonly<Record<FairnessTest, number>> = {
+  faces: 5,
+  totals: TOTAL_WAYS.length - 1,
+};
+
+/** Critical values by degrees of freedom, then level: computed once each. */
+const criticalValues = new Map<number, Map<number, number>>();
+
+function criticalValue(pValue: number, df: number): number {
+  let byLevel = criticalValues.get(df);
+  if (byLevel === undefined) criticalValues.set(df, (byLevel = new Map<number, number>()));
+  let critical = byLevel.get(pValue);
+  if (critical === undefined) byLevel.set(pValue, (critical = chiSquareCriticalValue(pValue, df)));
+  return critical;
+}
+
+/**
+ * Whether a test's statistic has a p-value under `pValue`. It is compared
+ * with the test's critical value at that level (computed once): the tail
+ * itself is computed only within a hair of it, so a check after every roll
+ * costs a comparison. The hair (a millionth, far wider than the bisection's
+ * 1e-12 in chiSquareCriticalValue) keeps the answer exactly that of
+ * comparing the computed p-value.
+ */
+export function pValueIsUnder(statistic: number, test: FairnessTest, pValue: number): boolean {
+  const df = DEGREES_OF_FREEDOM[test];
+  const critical = criticalValue(pValue, df);
+  if (statistic < critical * (1 - HAIR)) return false;
+  if (statistic > critical * (1 + HAIR)) return true;
+  return chiSquareSurvival(statistic, df) < pValue;
+}
+
+const HAIR = 1e-6;

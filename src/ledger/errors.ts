@@ -1,10 +1,19 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
 /**
- * Opening a store can meet two operating errors, reported by a thrown
+ * Opening a store can meet three operating errors, reported by a thrown
  * StoreOpenError so that a misconfigured process stops before serving anyone:
  * - currency_mismatch: the database keeps another currency than the one asked for;
- * - schema_too_new: the database was migrated by a newer release than this one.
+ * - schema_too_new: the database was migrated by a newer release than this one;
+ * - folder_not_writable: an SQLite database's folder is read-only, or this
+ *   user may not write there (SQLite writes beside its file, even to read it).
  */
-export const STORE_OPEN_ERROR_CODES = ['currency_mismatch', 'schema_too_new'] as const;
+export const STORE_OPEN_ERROR_CODES = [
+  'currency_mismatch',
+  'schema_too_new',
+  'folder_not_writable',
+] as const;
 
 export type StoreOpenErrorCode = (typeof STORE_OPEN_ERROR_CODES)[number];
 
@@ -15,6 +24,30 @@ export class StoreOpenError extends Error {
   ) {
     super(message);
     this.name = 'StoreOpenError';
+  }
+}
+
+/**
+ * Throws `folder_not_writable` unless this process may write in `folder`, or,
+ * when it does not exist yet, in the nearest folder above it that does (where
+ * it would be made). A read-only file system (EROFS) and a missing permission
+ * (EACCES, EPERM) are told apart.
+ */
+export function checkWritableFolder(folder: string): void {
+  let at = resolve(folder);
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  try {
+    accessSync(at, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EROFS')
+      throw new StoreOpenError('folder_not_writable', `the folder ${at} is read-only`);
+    if (code === 'EACCES' || code === 'EPERM')
+      throw new StoreOpenError(
+        'folder_not_writable',
+        `this user may not write in the folder ${at} (${code})`,
+      );
+    throw error;
   }
 }
 

@@ -25,6 +25,8 @@ import {
 import {
   type AccountMove,
   type ConnectionStats,
+  DATABASE_KINDS,
+  type DatabaseKind,
   type Engine,
   type IndexedJournalQuery,
   indexedTypesSql,
@@ -433,6 +435,25 @@ export abstract class SqlStore implements Store {
   async deleteExpiredSessions(nowMs: number): Promise<number> {
     assertInstant(nowMs, 'nowMs');
     return this.sql.run('DELETE FROM sessions WHERE expires_at_ms <= ?', [nowMs]);
+  }
+
+  async databaseKind(): Promise<DatabaseKind | undefined> {
+    const row = await this.one<{ value: string }>(
+      "SELECT value FROM meta WHERE key = 'database_kind'",
+    );
+    if (row === undefined) return undefined;
+    if (!(DATABASE_KINDS as readonly string[]).includes(row.value))
+      throw new Error(`meta database_kind is "${row.value}", not a kind this release knows`);
+    return row.value as DatabaseKind;
+  }
+
+  async recordDatabaseKind(kind: DatabaseKind): Promise<DatabaseKind> {
+    // meta refuses UPDATE and DELETE (migration 1): the first kind recorded is the kind for good.
+    await this.sql.run(
+      "INSERT INTO meta (key, value) VALUES ('database_kind', ?) ON CONFLICT (key) DO NOTHING",
+      [kind],
+    );
+    return (await this.databaseKind())!;
   }
 
   async schemaVersions(): Promise<number[]> {

@@ -10,9 +10,10 @@
  * connection, so they see committed data only and never wait for a writer.
  */
 import { realpathSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { SingleNodeCluster } from './cluster.js';
-import { rethrowUnavailable } from './errors.js';
+import { checkWritableFolder, rethrowUnavailable } from './errors.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { migrate } from './migration.js';
 import { SqlStore } from './sql-store.js';
@@ -77,6 +78,9 @@ const WAL_AUTOCHECKPOINT_PAGES = 16_384;
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
   const clock = options.clock ?? Date.now;
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  // SQLite writes beside the file (its -wal and -shm), even to read it: a folder it may not
+  // write in fails here, named, not as "unable to open database file".
+  checkWritableFolder(dirname(resolve(options.path)));
   const writer = new Database(options.path);
   try {
     writer.pragma(`busy_timeout = ${busyTimeoutMs}`);

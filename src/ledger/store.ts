@@ -287,6 +287,16 @@ export function indexedTypesSql(types: readonly IndexedJournalType[]): string {
   return `type IN (${list(types)}) AND type IN (${list(INDEXED_JOURNAL_TYPES)})`;
 }
 
+/**
+ * What a database is for its whole life, recorded once (meta `database_kind`,
+ * which no statement may update or delete): a demonstration (`cussec serve
+ * --demo`, `cussec play`: tables whose options carry a demonstration or
+ * simulation mark instead of the DICJ's authorization, users with a published
+ * password, simulated players) or a casino floor. See src/service/database-kind.ts.
+ */
+export const DATABASE_KINDS = ['demonstration', 'casino-floor'] as const;
+export type DatabaseKind = (typeof DATABASE_KINDS)[number];
+
 export interface Store extends JournalReader {
   readonly engine: Engine;
   readonly currency: Currency;
@@ -406,6 +416,14 @@ export interface Store extends JournalReader {
   deleteUserSessions(userId: string): Promise<number>;
   /** Deletes the sessions expired at nowMs; how many there were. */
   deleteExpiredSessions(nowMs: number): Promise<number>;
+
+  /** The kind recorded for this database; undefined while none is. */
+  databaseKind(): Promise<DatabaseKind | undefined>;
+  /**
+   * Records the kind unless one is recorded already, and returns the kind
+   * recorded: a first writer's wins, and it never changes.
+   */
+  recordDatabaseKind(kind: DatabaseKind): Promise<DatabaseKind>;
 
   /** Applied schema versions, ascending. */
   schemaVersions(): Promise<number[]>;

@@ -40,6 +40,7 @@ import { journalRoutes } from './routes/journal.js';
 import { sessionRoutes } from './routes/session.js';
 import { tableRoutes } from './routes/tables.js';
 import { LoginThrottle } from './login-throttle.js';
+import { LogSink } from './log-sink.js';
 import { RequestLog } from './request-log.js';
 import { userRoutes } from './routes/users.js';
 import { SESSION_SWEEP_MS, SessionSockets } from './session-sockets.js';
@@ -115,6 +116,22 @@ const REDACTED = [
   '*.password',
   '*.token',
 ];
+
+/** Where log lines go unless a test gives its own stream: stdout. */
+const STDOUT_FD = 1;
+
+/**
+ * pino's options: the redactions, then the caller's. Logging never blocks or
+ * kills the server: without a stream of the caller's, the lines go to stdout
+ * through a LogSink, which drops (and counts, in the metrics) what the output
+ * cannot take.
+ */
+function loggerOptions(given: true | object | undefined, metrics: Metrics): object {
+  const options: { stream?: unknown } = typeof given === 'object' ? given : {};
+  const sink = options.stream ?? new LogSink(STDOUT_FD);
+  if (sink instanceof LogSink) metrics.watchLogSink(sink);
+  return { level: 'info', redact: REDACTED, ...options, stream: sink };
+}
 
 /**
  * An error on an open socket. A frame ws could not read (bad UTF-8, a reserved
@@ -214,14 +231,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     checkAnswers: options.checkAnswers ?? process.env['VITEST'] !== undefined,
     warmups: [],
   };
-  const logger =
-    options.logger === false
-      ? false
-      : {
-          level: 'info',
-          redact: REDACTED,
-          ...(typeof options.logger === 'object' ? options.logger : {}),
-        };
+  const logger = options.logger === false ? false : loggerOptions(options.logger, metrics);
   // Fastify's own 503 while closing has another body shape: ours answers instead (below).
   const fastify = Fastify({
     logger,
@@ -275,7 +285,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   inspectorRoutes(fastify, ctx);
   complianceRoutes(fastify, ctx);
   socketRoutes(fastify, ctx);
-  if (router !== undefined) forwardRoutes(fastify, service, router);
+  if (router !== undefined) forwardRoutes(fastify, options.store, service, router);
   if (options.webRoot !== undefined && existsSync(options.webRoot)) {
     // Compressed at build (src/server/precompress.ts); Vite names the files of assets/ by their hash.
     await fastify.register(fastifyStatic, {

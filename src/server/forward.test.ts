@@ -44,6 +44,20 @@ async function bet(url: string, token: string, betId: string): Promise<Response>
   });
 }
 
+/** A request to a node's internal route, with the floor's secret, as another node sends it. */
+function internal(url: string, commands: unknown[]): Promise<Response> {
+  return fetch(`${url}${FORWARD_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [NODE_SECRET_HEADER]: SECRET },
+    body: JSON.stringify({ commands }),
+  });
+}
+
+/** The node takes the table's lease, as its first command does (a table already open stays so). */
+async function holdLease(app: App): Promise<void> {
+  expect((await app.ctx.service.setOpen(T, true, 'lease-taker')).ok).toBe(true);
+}
+
 /** What a node's floor page says of the table's lease. */
 async function floorLease(url: string, token: string) {
   const answer = await fetch(`${url}/api/v1/floor`, {
@@ -184,6 +198,103 @@ withStores('forwarding and fencing', (h) => {
       }
       // Two servers, and three floor pages whose first read starts each node's read workers.
     }, 120_000);
+
+    it('parses what arrives with the schemas of the public commands: a malformed command is a 400 and runs nothing', async () => {
+      const a = await node(await h.open({ db: h.freshDb() }));
+      try {
+        await a.app.ctx.service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
+        await holdLease(a.app);
+        const head = (await a.app.ctx.store.journalHead()).lastSeq;
+        const held = (reason: string) => ({
+          tableId: T,
+          type: 'table-held',
+          payload: {
+            type: 'table-held',
+            tableId: T,
+            on: '2026-03-06',
+            reason,
+            article: '1.1',
+            alert: { span: 'window', test: 'faces', pValue: 1e-12, rollSeq: 30 },
+            holdPValue: 1e-9,
+          },
+        });
+        const hold = (reason: string, entries: unknown[]) => ({
+          type: 'hold-table',
+          hold: { reason, article: '1.1', sinceMs: 0 },
+          entries,
+        });
+        const malformed: [string, unknown][] = [
+          ['an empty entry', { type: 'record-between-rounds', entries: [{}] }],
+          ['no entry', { type: 'record-between-rounds', entries: [] }],
+          ['a hold with no entry', hold('made up', [])],
+          ['a hold whose entry says another reason', hold('made up', [held('the alert')])],
+          [
+            'a hold for another article',
+            { ...hold('x', [held('x')]), hold: { reason: 'x', article: '3.1', sinceMs: 0 } },
+          ],
+          ['a hold journaled for another table', hold('x', [{ ...held('x'), tableId: 'T2' }])],
+          ['a command nobody sends', { type: 'delete-table' }],
+          [
+            'a bet with a field of its own',
+            {
+              type: 'place-bet',
+              betId: 'b1',
+              playerId: 'p1',
+              spot: 'small',
+              stakeMinor: 1_000,
+              paid: true,
+            },
+          ],
+          ['a step without its croupier', { type: 'cover' }],
+        ];
+        for (const [what, command] of malformed) {
+          const answer = await internal(a.url, [{ tableId: T, command }]);
+          expect(answer.status, what).toBe(400);
+          expect(await answer.json(), what).toMatchObject({ error: { code: 'invalid_request' } });
+        }
+        expect((await a.app.ctx.service.snapshot(T))!.state.hold).toBeNull();
+        expect((await a.app.ctx.store.journalHead()).lastSeq).toBe(head);
+        // As the fairness service sends it, a hold runs and is journaled.
+        const good = await internal(a.url, [{ tableId: T, command: hold('x', [held('x')]) }]);
+        expect(good.status).toBe(200);
+        expect((await a.app.ctx.service.snapshot(T))!.state.hold).toMatchObject({ reason: 'x' });
+        expect((await a.app.ctx.store.journalHead()).lastSeq).toBe(head + 1);
+      } finally {
+        await a.app.shutdown();
+      }
+    });
+
+    it('checks who did it as the public route does: a table closed by nobody, or by a croupier, is a 403 and journals nothing', async () => {
+      const store = await h.open({ db: h.freshDb() });
+      const a = await node(store);
+      try {
+        await a.app.ctx.service.createTable({ ...simulatedTableSettings(T), bettingTimerMs: null });
+        const [supervisor] = await seedUsers(store, 'supervisor', 1);
+        const [croupier] = await seedUsers(store, 'croupier', 1);
+        const [player] = await seedUsers(store, 'player', 1);
+        await holdLease(a.app);
+        const head = (await store.journalHead()).lastSeq;
+        const refused: [string, unknown][] = [
+          ['by nobody', { type: 'set-open', open: false, supervisorId: 'nobody' }],
+          ['by a croupier', { type: 'set-open', open: false, supervisorId: croupier!.id }],
+          ['a step by a player', { type: 'cover', croupierId: player!.id }],
+        ];
+        for (const [what, command] of refused) {
+          const answer = await internal(a.url, [{ tableId: T, command }]);
+          expect(answer.status, what).toBe(403);
+          expect(await answer.json(), what).toMatchObject({ error: { code: 'forbidden' } });
+        }
+        expect((await store.journalHead()).lastSeq).toBe(head);
+        const closed = await internal(a.url, [
+          { tableId: T, command: { type: 'set-open', open: false, supervisorId: supervisor!.id } },
+        ]);
+        expect(closed.status).toBe(200);
+        const [entry] = await store.readJournal({ fromSeq: head + 1, limit: 1 });
+        expect(entry).toMatchObject({ type: 'table-closed', payload: { by: supervisor!.id } });
+      } finally {
+        await a.app.shutdown();
+      }
+    });
 
     it('answers the internal route only with the node secret: 404 to anybody else, before reading the body', async () => {
       const db = h.freshDb();

@@ -5,14 +5,15 @@
  * there (404 `not_found`, as for any unknown path), so clients never reach it.
  */
 import type { FastifyInstance } from 'fastify';
-import { StoreUnavailableError } from '../ledger/index.js';
+import { type Store, StoreUnavailableError, type User } from '../ledger/index.js';
 import {
   type CommandRouter,
   type ForwardAnswer,
   FORWARD_PATH,
   NODE_SECRET_HEADER,
 } from '../service/command-router.js';
-import type { CommandRequest, TableService } from '../service/table-service.js';
+import type { TableService } from '../service/table-service.js';
+import { actorProblem, parseForwardBody } from './forward-commands.js';
 import { errorBody } from './http-error.js';
 
 /** A batch of passed commands may hold thousands of bets. */
@@ -20,6 +21,7 @@ const FORWARD_BODY_BYTES_MAX = 32 * 1024 * 1024;
 
 export function forwardRoutes(
   fastify: FastifyInstance,
+  store: Store,
   service: TableService,
   router: CommandRouter,
 ): void {
@@ -35,12 +37,18 @@ export function forwardRoutes(
       },
     },
     async (request, reply) => {
-      const commands = (request.body as { commands?: unknown } | undefined)?.commands;
-      if (!Array.isArray(commands) || !commands.every(isCommandRequest)) {
-        return reply.status(400).send(errorBody('invalid_request', 'commands: a list of commands'));
+      // The same schemas and rules as the public commands (forward-commands.ts): the secret
+      // says which node sent them, not that they are commands a node sends.
+      const parsed = parseForwardBody(request.body);
+      if (!parsed.ok) return reply.status(400).send(errorBody('invalid_request', parsed.problem));
+      const users = new Map<string, Promise<User | undefined>>();
+      for (const [i, command] of parsed.commands.entries()) {
+        const problem = await actorProblem(store, command, users);
+        if (problem !== null)
+          return reply.status(403).send(errorBody('forbidden', `commands.${i}: ${problem}`));
       }
       const answers = await Promise.all(
-        commands.map((command) =>
+        parsed.commands.map((command) =>
           service.executeHere(command).then(
             (outcome): ForwardAnswer => ({ outcome }),
             (error: unknown): ForwardAnswer => {
@@ -54,17 +62,5 @@ export function forwardRoutes(
       );
       return { answers };
     },
-  );
-}
-
-function isCommandRequest(value: unknown): value is CommandRequest {
-  if (typeof value !== 'object' || value === null) return false;
-  const { tableId, command, idempotencyKey } = value as Record<string, unknown>;
-  return (
-    typeof tableId === 'string' &&
-    typeof command === 'object' &&
-    command !== null &&
-    typeof (command as { type?: unknown }).type === 'string' &&
-    (idempotencyKey === undefined || typeof idempotencyKey === 'string')
   );
 }

@@ -186,6 +186,20 @@ export class Metrics {
     });
   }
 
+  /** Log lines lost (a full disk, a stuck output): counted by the log sink, read at each scrape. */
+  watchLogSink(sink: { readonly dropped: number }): void {
+    let reported = 0;
+    new Counter({
+      name: 'cussec_log_lines_dropped_total',
+      help: 'log lines dropped because the output could not take them (a full disk, a stuck pipe)',
+      registers: [this.registry],
+      collect() {
+        this.inc(sink.dropped - reported);
+        reported = sink.dropped;
+      },
+    });
+  }
+
   render(): Promise<string> {
     return this.registry.metrics();
   }

@@ -16,7 +16,14 @@ import { simulatedTableSettings } from '../service/table-settings.js';
 import { FORWARD_PATH } from '../service/command-router.js';
 import { type App, buildApp } from './app.js';
 import { tokenHash } from '../service/sessions.js';
-import { forgedToken, seedRoles, seedUsers, sessionToken, TEST_PASSWORD } from './testing.js';
+import {
+  forgedToken,
+  seedRoles,
+  seedUsers,
+  sessionToken,
+  TEST_PASSWORD,
+  testPasswordHash,
+} from './testing.js';
 import { sampleInput } from '../journal/samples.js';
 
 type Access = 'public' | 'any' | readonly Role[];
@@ -319,6 +326,30 @@ async function world(store: Store): Promise<World> {
 
 const routeKey = (route: { method: string; url: string }): string => `${route.method} ${route.url}`;
 
+it("is the matrix docs/server.md shows: a row for every route, with each caller's answer", () => {
+  const doc = readFileSync(new URL('../../docs/server.md', import.meta.url), 'utf8');
+  const lines = doc.split('\n');
+  const header = lines.find((l) => l.startsWith('| Method and path'))!;
+  const callers = header
+    .split('|')
+    .slice(2, -1)
+    .map((c) => c.trim());
+  const documented: Record<string, string[]> = {};
+  for (const line of lines) {
+    const match = /^\| `((?:GET|POST|PATCH|DELETE) \/api\/[^`]+)`\s*\|(.*)\|$/.exec(line);
+    if (match) documented[match[1]!] = match[2]!.split('|').map((c) => c.trim());
+  }
+  const answers = (access: Access): string[] =>
+    callers.map((caller) => {
+      if (access === 'public') return '✓';
+      if (caller === 'anonymous') return '401';
+      return access === 'any' || access.includes(caller as Role) ? '✓' : '403';
+    });
+  expect(documented).toEqual(
+    Object.fromEntries(Object.entries(ROWS).map(([key, row]) => [key, answers(row.access)])),
+  );
+});
+
 withStores('roles', (h) => {
   it('has a row for every route the app declares, and no row for a route it does not', async () => {
     const store = await h.open();
@@ -362,6 +393,61 @@ withStores('roles', (h) => {
       }
       expect(wrong).toEqual([]);
     });
+  });
+
+  it('lets a user who must change their password read what anybody may and themselves, change it and sign out: every other route is a 403', async () => {
+    const w = await world(await h.open());
+    const reached: string[] = [];
+    try {
+      const now = w.app.ctx.clock();
+      const hash = await testPasswordHash();
+      for (const user of Object.values(w.fixture.users))
+        await w.store.transaction((tx) => tx.setUserPassword(user.id, hash, true));
+      // Changing the password lifts the rule: asked last.
+      const keys = Object.keys(ROWS).sort(
+        (a, b) =>
+          Number(a === 'POST /api/v1/me/password') - Number(b === 'POST /api/v1/me/password'),
+      );
+      for (const key of keys) {
+        const row = ROWS[key]!;
+        const [method] = key.split(' ') as ['GET' | 'POST' | 'DELETE' | 'PATCH'];
+        // A role the route lets in: only the password rule may refuse it.
+        const role =
+          row.access === 'public' || row.access === 'any' ? 'supervisor' : row.access[0]!;
+        const token = await sessionToken(w.store, w.fixture.users[role], now);
+        const body = row.body?.(w.fixture);
+        const ask = (headers: Record<string, string>) =>
+          w.app.fastify.inject({
+            method,
+            url: row.url(w.fixture),
+            headers,
+            ...(body === undefined ? {} : { payload: body as object }),
+          });
+        const response = await ask({ authorization: `Bearer ${token}` });
+        if (response.statusCode === 403) {
+          expect(response.json(), key).toMatchObject({
+            error: { code: 'password_change_required' },
+          });
+          continue;
+        }
+        expect(response.statusCode, `${key}: ${response.body}`).toBeLessThan(300);
+        reached.push(key);
+        // What anybody may read, and no more: the answer an anonymous caller gets.
+        if (row.access === 'public' && method === 'GET')
+          expect(response.body, key).toBe((await ask({})).body);
+      }
+    } finally {
+      await w.app.shutdown();
+    }
+    // docs/server.md, "Accounts", lists these.
+    expect(reached.sort()).toEqual([
+      'DELETE /api/v1/session',
+      'GET /api/v1/me',
+      'GET /api/v1/tables',
+      'GET /api/v1/tables/:tableId',
+      'POST /api/v1/me/password',
+      'POST /api/v1/session',
+    ]);
   });
 
   it('keeps the node-to-node route (a floor node) from every role: 404 without the node secret', async () => {

@@ -5,11 +5,20 @@
  * the server speaks TLS itself when given a certificate.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/testing.js';
 import { RollKeyError } from '../dice/roll-key.js';
 import { serve, ServeRefused, type ServeOptions } from './serve.js';
 
@@ -185,5 +194,67 @@ describe('cussec serve', () => {
       await app.shutdown();
       await app.ctx.store.close();
     }
+  });
+});
+
+describe('a demonstration database is not a casino floor', () => {
+  async function served(o: ServeOptions): Promise<void> {
+    const app = await serve(o);
+    await app.shutdown();
+    await app.ctx.store.close();
+  }
+
+  it('refuses to serve a database first served with --demo without it: exit 2, naming its tables and demo users', async () => {
+    const demo = options({ demo: true });
+    await served(demo);
+    const floor = options({ dataDir: demo.dataDir });
+    await expect(serve(floor)).rejects.toThrow(ServeRefused);
+    expect(floor.lines.join('\n')).not.toContain('Cussec is serving');
+    const cli = await runCli(['serve', '--data', demo.dataDir, '--port', '0']);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain(`${join(demo.dataDir, 'cussec.db')} is a demonstration database`);
+    expect(cli.stderr).toContain('tables T1 (demonstration)');
+    expect(cli.stderr).toContain(
+      'demo users croupier, cashier, inspector, player1, player2 sign in with the published password',
+    );
+    expect(cli.stderr).toContain('cussec serve --data NEW-FOLDER');
+    // It stays a demonstration: served with --demo again, it plays as before.
+    await served(options({ demo: true, dataDir: demo.dataDir }));
+  });
+
+  it('refuses a database written by cussec play, and --demo on a casino floor', async () => {
+    const played = options();
+    mkdirSync(played.dataDir);
+    const db = join(played.dataDir, 'cussec.db');
+    const play = await runCli([
+      'play',
+      '--db',
+      db,
+      '--rounds',
+      '1',
+      '--players',
+      '1',
+      '--seed',
+      'k',
+    ]);
+    expect(play.code, play.stderr).toBe(0);
+    await expect(serve(played)).rejects.toThrow(/tables T1 \(simulation\)/);
+
+    const floor = options();
+    await served(floor);
+    await expect(serve(options({ demo: true, dataDir: floor.dataDir }))).rejects.toThrow(
+      /is a casino floor: --demo would add users with the published password/,
+    );
+    const playOnFloor = await runCli([
+      'play',
+      '--db',
+      join(floor.dataDir, 'cussec.db'),
+      '--rounds',
+      '1',
+      '--players',
+      '1',
+    ]);
+    expect(playOnFloor.code).toBe(2);
+    expect(playOnFloor.stderr).toMatch(/is a casino floor: cussec play writes simulated players/);
   });
 });

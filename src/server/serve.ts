@@ -8,16 +8,29 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Currency, PgTimeouts, Role, Store } from '../ledger/index.js';
+import {
+  checkWritableFolder,
+  type Currency,
+  type PgTimeouts,
+  type Role,
+  type Store,
+} from '../ledger/index.js';
 import { deposit } from '../service/cage.js';
+import {
+  DEMO_CREATOR,
+  demonstrationRefusal,
+  demonstrationTraces,
+  settleDatabaseKind,
+} from '../service/database-kind.js';
 import { startCommandSweeper } from '../service/command-sweeper.js';
 import { tableIds } from '../service/reads.js';
-import { isPostgresUrl, openStore } from '../service/open-store.js';
+import { databaseName, isPostgresUrl, openStore } from '../service/open-store.js';
 import { checkSealedRolls } from '../service/stored-header.js';
 import { TableService } from '../service/table-service.js';
 import { defaultTableSettings, markedAuthorization } from '../service/table-settings.js';
 import { macauDate } from '../compliance/index.js';
 import { type App, buildApp } from './app.js';
+import type { LogSink } from './log-sink.js';
 import { createUser, roleHeld, userNamed } from '../service/accounts.js';
 import { generatePassword, passwordWeakness } from '../service/passwords.js';
 import { ROLL_KEY_ENV, rollKeys } from '../service/roll-key-source.js';
@@ -35,7 +48,6 @@ export interface ServeOptions {
   readonly supervisor: string;
   /** Creates demo users with a known password; for trying the system out, never for a casino floor. */
   readonly demo: boolean;
-  /** Lines for the operator: startup, where to log in. The logs go to stdout too. */
   /** Lets `demo` listen on an address other hosts can reach (the demo password is published). */
   readonly demoOnNetwork: boolean;
   /** The roll key file (docs/dice.md); CUSSEC_ROLL_KEY wins over it. */
@@ -53,6 +65,9 @@ export interface ServeOptions {
   readonly nodeUrl?: string;
   /** How long to wait for PostgreSQL before answering 503; defaults in DEFAULT_PG_TIMEOUTS. */
   readonly timeouts?: Partial<PgTimeouts>;
+  /** Where the log lines go: stdout through a sink of the app's own unless given (log-sink.ts). */
+  readonly log?: LogSink;
+  /** Lines for the operator: startup, where to log in. The logs go to stdout too. */
   readonly say: (line: string) => void;
   /**
    * Whether `say` reaches a terminal. The first supervisor's one-time password
@@ -91,6 +106,8 @@ export async function serve(options: ServeOptions): Promise<App> {
   const weak =
     envPassword === undefined ? undefined : passwordWeakness(envPassword, options.supervisor);
   if (weak !== undefined) throw new ServeRefused(`CUSSEC_SUPERVISOR_PASSWORD: ${weak}`);
+  // A read-only data folder is named as such (exit 73), not met as "unable to open database file".
+  checkWritableFolder(options.dataDir);
   mkdirSync(options.dataDir, { recursive: true });
   const db = options.db ?? join(options.dataDir, 'cussec.db');
   // Art. 2.1: the key that keeps sealed rolls secret in the database (docs/dice.md).
@@ -101,21 +118,15 @@ export async function serve(options: ServeOptions): Promise<App> {
   });
   const store = await openStore(db, options.currency, options.timeouts);
   // Nodes started together take turns: the first makes the table and the users, the others find them.
-  const firstPassword = await store.cluster.exclusive('first-start', async () => {
-    if ((await tableIds(store)).length === 0) {
-      // Art. 8: the first table's options wait for a recorded authorization, unless this is a demo.
-      const authorization = options.demo
-        ? markedAuthorization('demonstration', macauDate(Date.now()), 'cussec serve --demo')
-        : null;
-      await new TableService({ store, rollKeys: roll.keys }).createTable({
-        ...defaultTableSettings(options.tableId),
-        authorization,
-      });
-    }
-    const password = await firstSupervisor(store, options.supervisor);
-    if (options.demo) await demoUsers(store);
-    return password;
-  });
+  const firstPassword = await store.cluster
+    .exclusive('first-start', async () => {
+      await checkDatabaseKind(store, options.demo, databaseName(db));
+      return firstStart(store, options, roll.keys);
+    })
+    .catch(async (error: unknown) => {
+      await store.close();
+      throw error;
+    });
   // Art. 2.1: a node that cannot open a table's sealed roll could never reveal it: it does not start.
   try {
     await checkSealedRolls(store, roll.keys);
@@ -134,7 +145,10 @@ export async function serve(options: ServeOptions): Promise<App> {
       : {}),
     ...(isPostgresUrl(db) ? {} : { sqliteDir: dirname(resolve(db)) }),
     webRoot: webRoot(),
-    logger: { level: process.env['CUSSEC_LOG_LEVEL'] ?? 'info' },
+    logger: {
+      level: process.env['CUSSEC_LOG_LEVEL'] ?? 'info',
+      ...(options.log !== undefined ? { stream: options.log } : {}),
+    },
     rollKeys: roll.keys,
     ...(options.tls ? { tls: options.tls } : {}),
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
@@ -188,6 +202,41 @@ export async function serve(options: ServeOptions): Promise<App> {
   }
   for (const line of await unauthorizedTablesNotice(app, urls[0]!)) options.say(line);
   return app;
+}
+
+/**
+ * A database is a demonstration or a casino floor for its whole life
+ * (src/service/database-kind.ts): `serve` refuses to serve one as the other.
+ */
+async function checkDatabaseKind(store: Store, demo: boolean, where: string): Promise<void> {
+  const kind = await settleDatabaseKind(store, demo ? 'demonstration' : 'casino-floor');
+  if (kind === 'demonstration' && !demo)
+    throw new ServeRefused(demonstrationRefusal(where, await demonstrationTraces(store)));
+  if (kind === 'casino-floor' && demo)
+    throw new ServeRefused(
+      `${where} is a casino floor: --demo would add users with the published password and tables with no DICJ authorization (Art. 8). Try the demo on a database of its own: cussec serve --demo --data NEW-FOLDER`,
+    );
+}
+
+/** The first table and the first supervisor (and with --demo, the demo users), when missing. */
+async function firstStart(
+  store: Store,
+  options: ServeOptions,
+  keys: RollKeyring,
+): Promise<string | undefined> {
+  if ((await tableIds(store)).length === 0) {
+    // Art. 8: the first table's options wait for a recorded authorization, unless this is a demo.
+    const authorization = options.demo
+      ? markedAuthorization('demonstration', macauDate(Date.now()), DEMO_CREATOR)
+      : null;
+    await new TableService({ store, rollKeys: keys }).createTable({
+      ...defaultTableSettings(options.tableId),
+      authorization,
+    });
+  }
+  const password = await firstSupervisor(store, options.supervisor);
+  if (options.demo) await demoUsers(store);
+  return password;
 }
 
 /**
@@ -267,7 +316,7 @@ async function demoUsers(store: Store): Promise<void> {
     const user = await createUser(
       store,
       { username, password: DEMO_PASSWORD, role, displayName, mustChangePassword: false },
-      'cussec serve --demo',
+      DEMO_CREATOR,
     );
     if (role === 'player') {
       await deposit(store, {

@@ -234,6 +234,41 @@ withStores('a severe fairness alert holds the table (Art. 1.1)', (h) => {
     expect(again.ok ? null : again.rejection.code).toBe('table_not_held');
   });
 
+  it('holds the table on the roll an ordinary alert becomes severe, and not again once acknowledged', async () => {
+    const store = await h.open();
+    const first = open(store, Date.now);
+    await createLeverTable(first.tables, T);
+    const mixed = [1, 2, 3, 4, 5].map((i): RoundPlan => ({ dice: i % 2 ? [1, 2, 3] : [4, 5, 6] }));
+    // Roll 10, the first the faces test runs: an alert, not under one in a billion.
+    await playOneByOne(first.tables, first.fairness, [
+      ...mixed,
+      ...Array.from({ length: 5 }, () => ONES),
+    ]);
+    const [raised] = await entries(store, 'fairness-alert-raised');
+    expect(raised!.payload).toMatchObject({ test: 'faces', rollSeq: 10 });
+    expect(raised!.payload.pValue).toBeGreaterThan(HOLD_P_VALUE);
+    expect(await entries(store, 'table-held')).toEqual([]);
+    // Roll 11 takes the active alert's p-value under it: the table is held on that roll.
+    await playOneByOne(first.tables, first.fairness, [ONES]);
+    const held = await entries(store, 'table-held');
+    expect(held.map((e) => e.payload.alert)).toMatchObject([{ test: 'faces', rollSeq: 11 }]);
+    expect(held[0]!.payload.alert.pValue).toBeLessThan(HOLD_P_VALUE);
+    const cover = await first.tables.execute({ tableId: T, command: { type: 'cover' } });
+    expect(cover.ok ? null : cover.rejection.code).toBe('table_held');
+
+    // Acknowledged, the same evidence holds the table no more: live, and after a restart.
+    expect((await first.fairness.acknowledgeHold(T, 'supervisor-1', null)).ok).toBe(true);
+    await playOneByOne(first.tables, first.fairness, [ONES]);
+    first.fairness.close();
+    const second = open(store, Date.now);
+    await playOneByOne(second.tables, second.fairness, [ONES]);
+    expect(await entries(store, 'table-held')).toHaveLength(1);
+    const kept = await store.getReadModel(fairnessModel(T));
+    expect(kept?.value).toMatchObject({
+      coveredAlerts: ['since-dice-change/faces', 'window/faces'],
+    });
+  });
+
   it('is released by new dice at a lever table, in the same commit as their change', async () => {
     const store = await h.open();
     const { tables, fairness } = open(store, Date.now);

@@ -17,19 +17,24 @@
  * is journaled through the table's queue, between rounds, so it falls exactly
  * between two rolls in the journal and in the monitor.
  *
- * A severe alert (p-value under `holdPValue`) also holds the table between
- * rounds (`table-held`): no new round is covered and betting does not open
- * until a supervisor acknowledges it or the dice are changed at a lever table
- * (`table-hold-released`). A hold a crash lost after its alert is set at the
- * table's next load.
+ * A severe alert (an active alert whose p-value is now under `holdPValue`)
+ * also holds the table between rounds (`table-held`): no new round is
+ * covered and betting does not open until a supervisor acknowledges it or
+ * the dice are changed at a lever table (`table-hold-released`). Severity is
+ * decided again after every roll while an alert is active (FairnessHolds of
+ * src/compliance), from the monitor's counts: no database read. A hold a
+ * crash lost is set at the table's next load.
  */
 import {
   type ActiveAlert,
+  type AlertReading,
   type DiceChangedEvent,
   type FairnessEvaluation,
   FairnessMonitor,
   type FairnessMonitorConfig,
+  FairnessHolds,
   type FairnessMonitorEvent,
+  type FairnessMonitorSnapshot,
   type IsoDate,
   macauDate,
   parseDiceChangedEvent,
@@ -45,13 +50,13 @@ import { siblingModule, WorkerPool } from './worker-pool.js';
 export const DICE_CHANGED = 'dice-changed';
 export const TABLE_HELD = 'table-held';
 export const TABLE_HOLD_RELEASED = 'table-hold-released';
-const HOLD_TYPES = ['fairness-alert-raised', TABLE_HELD, TABLE_HOLD_RELEASED] as const;
 
 /**
  * Art. 1.1: an alert this unlikely under fair dice holds the table. One in a
  * billion: fair dice tested after every roll reach it far less than once in a
  * table's life, while ten rolls of 1-1-1 (p ≈ 1e-30) or a die loaded enough to
- * matter within a shift get there (docs/compliance.md, "The alert policy").
+ * matter within a shift get there (docs/compliance.md, "The alert policy", with
+ * the rolls that loaded dice take to get there).
  */
 export const HOLD_P_VALUE = 1e-9;
 
@@ -112,6 +117,8 @@ export interface Tracked {
   /** The last journal entry fed in. */
   seq: number;
   diceChanges: number;
+  /** Which of the monitor's alerts hold the table (Art. 1.1). */
+  readonly holds: FairnessHolds;
 }
 
 /** A severe alert's hold, as journaled (`table-held`). */
@@ -125,7 +132,9 @@ export interface TableHeldEvent {
   readonly alert: {
     readonly span: string;
     readonly test: string;
+    /** The p-value when it held the table. */
     readonly pValue: number;
+    /** The monitor's roll counter at the roll that made the alert severe. */
     readonly rollSeq: number;
   };
   readonly holdPValue: number;
@@ -141,8 +150,6 @@ export interface TableHoldReleasedEvent {
   /** The supervisor's note, or the new dice set's id. */
   readonly note: string | null;
 }
-
-type RaisedAlert = Extract<FairnessMonitorEvent, { type: 'fairness-alert-raised' }>;
 
 const alertKey = (a: { span: string; test: string }): string => `${a.span}/${a.test}`;
 
@@ -168,6 +175,7 @@ export class FairnessService {
     this.onError = options.onError ?? (() => undefined);
     // Fails fast on a bad configuration, before any table is monitored.
     new FairnessMonitor('config-check', this.config);
+    new FairnessHolds(this.holdPValue);
     this.unsubscribe = this.tables.onCommit((tableId, entries) => this.observe(tableId, entries));
   }
 
@@ -178,7 +186,7 @@ export class FairnessService {
 
   /** Feeds a commit's entries to the table's monitor, in order, after any earlier ones. */
   observe(tableId: string, entries: readonly JournalEntry[]): void {
-    if (!entries.some((e) => e.type === 'round-settled' || e.type === DICE_CHANGED)) return;
+    if (!entries.some((e) => (FED_TYPES as readonly string[]).includes(e.type))) return;
     void this.queue
       .run(tableId, async () => {
         const tracked = await this.load(tableId);
@@ -190,6 +198,7 @@ export class FairnessService {
           events.push(...feed(tracked, entry, true));
         }
         await this.journalAlerts(tableId, events);
+        await this.holdIfSevere(tableId, tracked);
         await this.keep(tableId, tracked);
       })
       .catch((error: unknown) => this.onError(tableId, error));
@@ -303,11 +312,10 @@ export class FairnessService {
     const restored = await this.restore(tableId);
     if (restored === undefined) return undefined;
     this.tracked.set(tableId, restored);
-    // A hold a crash lost between a severe alert and its journaling is set now.
-    const unheld = await this.unheldAlert(tableId);
-    if (unheld !== null) await this.holdFor(tableId, unheld);
-    // An alert whose entry a crash lost between the roll and its journaling is raised now.
-    await this.journalAlerts(tableId, restored.monitor.check());
+    // An alert whose entry a crash lost between the roll and its journaling is raised now,
+    await this.journalAlerts(tableId, checked(restored, restored.monitor.check()));
+    // and a hold a crash lost between a severe alert and its entry is set.
+    await this.holdIfSevere(tableId, restored);
     await this.keep(tableId, restored, true);
     return restored;
   }
@@ -318,26 +326,27 @@ export class FairnessService {
    * reads the rolls since the last keep, not the table's history.
    */
   private async restore(tableId: string): Promise<Tracked | undefined> {
-    const kept = keptMonitor(await this.store.getReadModel(fairnessModel(tableId)), this.config);
-    return rebuildMonitor(this.store, tableId, this.config, kept);
+    const model = await this.store.getReadModel(fairnessModel(tableId));
+    // A monitor kept before the holds' covered alerts were kept beside it is rebuilt from the journal.
+    const current = model !== undefined && (model.value as KeptMonitor).coveredAlerts !== undefined;
+    const kept = current ? keptMonitor(model, this.config, this.holdPValue) : undefined;
+    return rebuildMonitor(this.store, tableId, this.config, this.holdPValue, kept);
   }
 
-  /** The last severe alert journaled after the last hold entry: a crash lost its hold. */
-  private async unheldAlert(tableId: string): Promise<RaisedAlert | null> {
-    let unheld: RaisedAlert | null = null;
-    for await (const entry of readIndexedEntries(this.store, tableId, HOLD_TYPES)) {
-      if (entry.type !== 'fairness-alert-raised') unheld = null;
-      else if (this.isSevere(entry.payload)) unheld = entry.payload;
-    }
-    return unheld;
-  }
-
-  private isSevere(alert: RaisedAlert): boolean {
-    return alert.pValue < this.holdPValue;
+  /**
+   * Art. 1.1: after every roll while an alert is active, a severe alert that
+   * no hold has covered holds the table (the most severe is named). A table
+   * held already keeps its hold; the alert is covered either way.
+   */
+  private async holdIfSevere(tableId: string, tracked: Tracked): Promise<void> {
+    const [severest] = tracked.holds.due(tracked.monitor);
+    if (severest === undefined) return;
+    await this.holdFor(tableId, severest);
+    tracked.holds.coverSevere(tracked.monitor);
   }
 
   /** Holds the table for a severe alert (Art. 1.1); a table held already keeps its hold. */
-  private async holdFor(tableId: string, alert: RaisedAlert): Promise<void> {
+  private async holdFor(tableId: string, alert: AlertReading): Promise<void> {
     const pValue = alert.pValue.toExponential(1);
     const event: TableHeldEvent = {
       type: TABLE_HELD,
@@ -360,10 +369,12 @@ export class FairnessService {
   private async keep(tableId: string, tracked: Tracked, force = false): Promise<void> {
     const rollSeq = tracked.monitor.snapshot().rollSeq;
     if (!force && rollSeq % KEEP_EVERY_ROLLS !== 0) return;
-    await this.store.putReadModel(fairnessModel(tableId), {
-      seq: tracked.seq,
-      value: { monitor: tracked.monitor.snapshot(), diceChanges: tracked.diceChanges },
-    });
+    const value: KeptMonitor = {
+      monitor: tracked.monitor.snapshot(),
+      diceChanges: tracked.diceChanges,
+      coveredAlerts: tracked.holds.keys(),
+    };
+    await this.store.putReadModel(fairnessModel(tableId), { seq: tracked.seq, value });
   }
 
   /**
@@ -391,95 +402,112 @@ export class FairnessService {
         : tx.appendJournal(fresh.map((e) => ({ tableId, ...typedRecord(e) })));
     });
     if (entries.length > 0) this.onAlert(tableId, entries);
-    // The most severe of the alerts raised holds the table (Art. 1.1).
-    const severe = entries
-      .flatMap((e) =>
-        e.type === 'fairness-alert-raised' && this.isSevere(e.payload) ? [e.payload] : [],
-      )
-      .sort((a, b) => a.pValue - b.pValue)[0];
-    if (severe !== undefined) await this.holdFor(tableId, severe);
   }
 }
 
 /**
  * A table's monitor from `from` (or from nothing) and the table's entries
- * after it up to `untilSeq`: the rolls untested, the dice changes, and the
- * alerts the journal raised and did not clear. Undefined for no table.
+ * after it up to `untilSeq`: the rolls untested, the dice changes, the alerts
+ * the journal raised and did not clear, and the holds and releases that
+ * covered them. Undefined for no table.
  */
 export async function rebuildMonitor(
   store: Store,
   tableId: string,
   config: Partial<FairnessMonitorConfig>,
+  holdPValue: number,
   from?: Tracked,
   untilSeq = Number.MAX_SAFE_INTEGER,
 ): Promise<Tracked | undefined> {
   let tracked = from;
-  const active = new Map<string, ActiveAlert>();
-  for (const a of from?.monitor.snapshot().activeAlerts ?? []) active.set(alertKey(a), a);
   for await (const entry of readIndexedEntries(store, tableId, RESTORE_TYPES, from?.seq)) {
     if (entry.seq > untilSeq) break;
-    tracked ??= { monitor: new FairnessMonitor(tableId, config), seq: 0, diceChanges: 0 };
+    tracked ??= {
+      monitor: new FairnessMonitor(tableId, config),
+      seq: 0,
+      diceChanges: 0,
+      holds: new FairnessHolds(holdPValue),
+    };
     tracked.seq = entry.seq;
     feed(tracked, entry, false);
-    if (entry.type === 'fairness-alert-raised') {
-      const raised = entry.payload;
-      active.set(alertKey(raised), {
-        span: raised.span,
-        test: raised.test,
-        raisedAtRollSeq: raised.rollSeq,
-        pValue: raised.pValue,
-      });
-    } else if (entry.type === 'fairness-alert-cleared') {
-      active.delete(alertKey(entry.payload));
-    }
   }
-  if (tracked === undefined) return undefined;
-  const snapshot = { ...tracked.monitor.snapshot(), activeAlerts: [...active.values()] };
-  return { ...tracked, monitor: FairnessMonitor.restore(snapshot) };
+  return tracked;
 }
 
 /** Rolls between two keeps of a table's monitor: a restart reads at most this many settlements. */
 export const KEEP_EVERY_ROLLS = 100;
 const ALERT_TYPES = ['fairness-alert-raised', 'fairness-alert-cleared'] as const;
+/** The entries a live monitor is fed: rolls, new dice, and the holds that cover alerts. */
+const FED_TYPES = ['round-settled', DICE_CHANGED, TABLE_HELD, TABLE_HOLD_RELEASED] as const;
 /** Creation tells that the table exists; the others feed the monitor. */
-const RESTORE_TYPES = ['table-created', 'round-settled', DICE_CHANGED, ...ALERT_TYPES] as const;
+const RESTORE_TYPES = ['table-created', ...FED_TYPES, ...ALERT_TYPES] as const;
 
 export const fairnessModel = (tableId: string): string => `fairness/${tableId}`;
+
+/** A table's monitor as kept (read model `fairness/<table>`). */
+interface KeptMonitor {
+  readonly monitor: FairnessMonitorSnapshot;
+  readonly diceChanges: number;
+  /** The alerts a hold covered (FairnessHolds); absent from monitors kept before it. */
+  readonly coveredAlerts?: readonly string[];
+}
 
 /** The kept monitor, if there is one and it was kept with this configuration. */
 export function keptMonitor(
   model: ReadModel | undefined,
   config: Partial<FairnessMonitorConfig>,
+  holdPValue: number,
 ): Tracked | undefined {
   if (model === undefined) return undefined;
-  const value = model.value as { monitor: { config?: unknown }; diceChanges: number };
+  const value = model.value as KeptMonitor;
   const wanted = new FairnessMonitor('config-check', config).config;
   if (JSON.stringify(value.monitor.config) !== JSON.stringify(wanted)) return undefined;
   return {
     monitor: FairnessMonitor.restore(value.monitor),
     seq: model.seq,
     diceChanges: value.diceChanges,
+    holds: new FairnessHolds(holdPValue, value.coveredAlerts ?? []),
   };
 }
 
 /**
- * One journal entry into a monitor: a settled round's dice, or new dice. Live
- * (`test`), each roll is tested and the alerts it raises or clears returned; at
- * restore the rolls go in untested, the alerts being in the journal already.
+ * One journal entry into a monitor: a settled round's dice, new dice, or a
+ * hold or its release, which cover the alerts severe then. Live (`test`),
+ * each roll is tested and the alerts it raises or clears returned; at restore
+ * the rolls go in untested and the alerts are read back from the journal.
  */
 function feed(tracked: Tracked, entry: JournalEntry, test: boolean): FairnessMonitorEvent[] {
-  if (entry.type === 'round-settled') {
-    const { dice } = entry.payload;
-    if (test) return tracked.monitor.recordRoll(dice);
-    tracked.monitor.addRoll(dice);
-    return [];
+  const { monitor, holds } = tracked;
+  switch (entry.type) {
+    case 'round-settled':
+      if (!test) monitor.addRoll(entry.payload.dice);
+      return test ? checked(tracked, monitor.recordRoll(entry.payload.dice)) : [];
+    case DICE_CHANGED: {
+      tracked.diceChanges++;
+      const cleared = checked(tracked, monitor.onDiceChanged(entry.payload));
+      return test ? cleared : [];
+    }
+    case TABLE_HELD:
+    case TABLE_HOLD_RELEASED:
+      holds.coverSevere(monitor);
+      return [];
+    case 'fairness-alert-raised':
+    case 'fairness-alert-cleared':
+      // Live, the monitor made these itself; at restore they tell which alerts are active.
+      if (!test) {
+        holds.forget(entry.payload);
+        monitor.restoreAlert(entry.payload);
+      }
+      return [];
+    default:
+      return [];
   }
-  if (entry.type === DICE_CHANGED) {
-    tracked.diceChanges++;
-    const cleared = tracked.monitor.onDiceChanged(entry.payload);
-    return test ? cleared : [];
-  }
-  return [];
+}
+
+/** Alerts raised or cleared: the holds forget them (a new alert's severity is news). */
+function checked(tracked: Tracked, events: FairnessMonitorEvent[]): FairnessMonitorEvent[] {
+  for (const event of events) tracked.holds.forget(event);
+  return events;
 }
 
 /** Two significant digits, rounded down: 12,345 → 12,000. */

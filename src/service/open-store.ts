@@ -13,6 +13,13 @@ import {
 
 export const isPostgresUrl = (db: string): boolean => /^postgres(ql)?:\/\//.test(db);
 
+/** The database as a message may name it: a PostgreSQL URL without its credentials. */
+export function databaseName(db: string): string {
+  if (!isPostgresUrl(db)) return db;
+  const url = new URL(db);
+  return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
 /** `timeouts` apply to PostgreSQL only (see PgTimeouts). */
 export function openStore(
   db: string,

@@ -7,7 +7,7 @@
 import type { FairnessMonitorConfig } from '../compliance/index.js';
 import type { Store } from '../ledger/index.js';
 import type { AuditFailure } from './audit.js';
-import { fairnessModel, keptMonitor, rebuildMonitor } from './fairness.js';
+import { fairnessModel, HOLD_P_VALUE, keptMonitor, rebuildMonitor } from './fairness.js';
 
 /** The first kept state that the journal does not rebuild, or null when all match. */
 export async function checkReadModels(store: Store): Promise<AuditFailure | null> {
@@ -23,13 +23,21 @@ export async function checkReadModels(store: Store): Promise<AuditFailure | null
     let kept;
     try {
       config = (model.value as { monitor: { config: FairnessMonitorConfig } }).monitor.config;
-      kept = keptMonitor(model, config);
+      kept = keptMonitor(model, config, HOLD_P_VALUE);
     } catch (error) {
       return failure(`unreadable (${error instanceof Error ? error.message : String(error)})`);
     }
     if (kept === undefined) return failure('unreadable');
-    const rebuilt = await rebuildMonitor(store, tableId, config, undefined, model.seq);
-    // Alerts are journaled after the roll that raised them, so only the counts are compared.
+    const rebuilt = await rebuildMonitor(
+      store,
+      tableId,
+      config,
+      HOLD_P_VALUE,
+      undefined,
+      model.seq,
+    );
+    // Alerts (and the holds that cover them) are journaled after the roll that raised them,
+    // so only the counts are compared.
     const counts = (t: typeof kept | undefined) => {
       if (t === undefined) return null;
       const { activeAlerts: _alerts, ...rest } = t.monitor.snapshot();

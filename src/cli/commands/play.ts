@@ -9,7 +9,13 @@ import { ROLL_KEY_ENV, rollKeys } from '../../service/roll-key-source.js';
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { type Currency, type Store, StoreOpenError } from '../../ledger/index.js';
-import { isPostgresUrl, openExistingStore, openStore } from '../../service/open-store.js';
+import { settleDatabaseKind } from '../../service/database-kind.js';
+import {
+  databaseName,
+  isPostgresUrl,
+  openExistingStore,
+  openStore,
+} from '../../service/open-store.js';
 import { InputError } from '../errors.js';
 import { grouped, percent } from '../format.js';
 import type { Io } from '../io.js';
@@ -54,6 +60,11 @@ export function registerPlay(program: Command, io: Io): void {
       const options = readOptions(raw);
       const store = await open(raw.db, options.currency);
       try {
+        // A database is a demonstration or a casino floor for its whole life (database-kind.ts).
+        if ((await settleDatabaseKind(store, 'demonstration')) === 'casino-floor')
+          throw new InputError(
+            `${databaseName(raw.db)} is a casino floor: cussec play writes simulated players and tables with no DICJ authorization (Art. 8); play on a database of its own (cussec play --db NEW-FILE)`,
+          );
         const progress = progressBar(io.stderr);
         const report = await playTable({
           store,

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { RollKeyError } from '../../dice/roll-key.js';
 import { DEFAULT_PG_TIMEOUTS, type PgTimeouts } from '../../ledger/index.js';
+import { LogSink } from '../../server/log-sink.js';
 import { serve, ServeRefused } from '../../server/serve.js';
 import { InputError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -133,6 +134,12 @@ export function registerServe(program: Command, io: Io): void {
       throw new InputError(`--node-url: "${options.nodeUrl}" is not scheme://host[:port]`);
     const tls = tlsFiles(options);
     const timeouts = timeoutsOf(options);
+    // Logging never blocks or kills the server: its log and these lines share one sink (log-sink.ts).
+    const log = io.stdoutFd === undefined ? undefined : new LogSink(io.stdoutFd);
+    const say = (line: string): void => {
+      if (log === undefined) io.stdout.write(`${line}\n`);
+      else log.write(`${line}\n`);
+    };
     let running;
     try {
       running = await serve({
@@ -152,7 +159,8 @@ export function registerServe(program: Command, io: Io): void {
         sessionIdleMs: idleMinutes * 60_000,
         ...(options.nodeUrl !== undefined ? { nodeUrl: options.nodeUrl } : {}),
         timeouts,
-        say: (line) => io.stdout.write(`${line}\n`),
+        ...(log !== undefined ? { log } : {}),
+        say,
         terminal: io.stdout.isTTY === true,
       });
     } catch (error) {
@@ -164,16 +172,29 @@ export function registerServe(program: Command, io: Io): void {
     // SIGTERM: stop taking bets, finish the commit in flight, close connections (nothing acknowledged is lost).
     await new Promise<void>((done) => {
       const stop = (): void => {
-        io.stdout.write('Shutting down: finishing the commits in flight.\n');
+        say('Shutting down: finishing the commits in flight.');
         void app
           .shutdown()
           .then(() => app.ctx.store.close())
+          .then(() => endLog(log))
           .then(done);
       };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
     });
   });
+}
+
+/** How long the last log lines may take to leave at shutdown. */
+const LOG_DRAIN_MS_MAX = 5_000;
+
+/**
+ * The last lines written, or given up on: a write stuck on a pipe nobody reads
+ * would keep the process alive, so after LOG_DRAIN_MS_MAX it ends (exit 0: the
+ * commits in flight are finished, only log lines are lost).
+ */
+async function endLog(log: LogSink | undefined): Promise<void> {
+  if (log !== undefined && !(await log.drained(LOG_DRAIN_MS_MAX))) process.exit(0);
 }
 
 function tlsFiles(options: ServeCliOptions): { cert: Buffer; key: Buffer } | undefined {
