@@ -47,7 +47,7 @@ export interface TableOpenPayload {
 export interface UserCreatedPayload {
   readonly id: string;
   readonly username: string;
-  readonly role: 'player' | 'croupier' | 'supervisor' | 'cashier' | 'inspector';
+  readonly role: 'player' | 'croupier' | 'supervisor' | 'cashier' | 'inspector' | 'compliance';
   readonly createdBy: string;
 }
 
@@ -357,7 +357,7 @@ const SCHEMAS: { readonly [K in JournalType]: z.ZodType<JournalPayloads[K]> } = 
   'user-created': z.strictObject({
     id: nonEmpty,
     username: nonEmpty,
-    role: z.enum(['player', 'croupier', 'supervisor', 'cashier', 'inspector']),
+    role: z.enum(['player', 'croupier', 'supervisor', 'cashier', 'inspector', 'compliance']),
     createdBy: nonEmpty,
   }),
   'password-changed': userAct,

@@ -48,3 +48,4 @@ export {
   type SnapshotReader,
   type TableJournalQuery,
 } from './audit-db.js';
+export * from './registers.js';

@@ -500,6 +500,20 @@ export class PgTxDriver implements TxDriver, OptimisticDriver {
    * COMMIT, that the head is on an entry that exists (migration 11): a sibling
    * CTE's rows are not visible to a BEFORE trigger.
    */
+  all<R>(sql: string, params: readonly unknown[]): Promise<R[]> {
+    return this.q<R & QueryResultRow>(undefined, numbered(sql), [...params]);
+  }
+
+  async run(sql: string, params: readonly unknown[]): Promise<number> {
+    if (this.held.length > 0) await this.flush();
+    try {
+      return (await this.client.query(numbered(sql), [...params])).rowCount ?? 0;
+    } catch (error) {
+      this.firstError ??= error;
+      throw error;
+    }
+  }
+
   insertJournal(entries: readonly ChainedEntry[]): Promise<void> {
     const col = <K extends keyof ChainedEntry['entry']>(k: K): ChainedEntry['entry'][K][] =>
       entries.map((c) => c.entry[k]);

@@ -306,4 +306,121 @@ ALTER TABLE sessions ADD COLUMN user_agent TEXT;
 ALTER TABLE sessions ADD COLUMN address TEXT;
 `,
   },
+  {
+    version: 13,
+    name: "who may play: identities with their history and reads, exclusion orders, workers' causes, large transactions, suspicion flags; the compliance role",
+    sql: `
+-- Lei 10/2012 and Instrução 1/2016 (src/service/people.ts). The compliance role
+-- joins the users' CHECK.
+ALTER TABLE users DROP CONSTRAINT users_role_check;
+ALTER TABLE users ADD CONSTRAINT users_role_check
+  CHECK (role IN ('player', 'croupier', 'supervisor', 'cashier', 'inspector', 'compliance'));
+
+-- A person's identity (Lei 8/2005: personal data; never in the journal, which
+-- holds a keyed digest of the document). One row a user; every version of it is
+-- in identity_changes.
+CREATE TABLE identities (
+  user_id TEXT COLLATE "C" PRIMARY KEY REFERENCES users (id),
+  full_name TEXT NOT NULL,
+  document_type TEXT NOT NULL,
+  document_number TEXT NOT NULL,
+  document_digest TEXT NOT NULL,
+  issuing_place TEXT NOT NULL,
+  date_of_birth TEXT NOT NULL,
+  nationality TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('real', 'demonstration', 'simulated')),
+  version INTEGER NOT NULL,
+  updated_at_ms BIGINT NOT NULL,
+  updated_by TEXT NOT NULL
+);
+CREATE INDEX identities_by_document ON identities (document_type, document_number);
+${refuse('identities', 'an identity is corrected, never removed', 'DELETE')}
+-- Every version of every identity: who wrote which fields, and when.
+CREATE TABLE identity_changes (
+  user_id TEXT COLLATE "C" NOT NULL REFERENCES users (id),
+  version INTEGER NOT NULL,
+  at_ms BIGINT NOT NULL,
+  by_user TEXT NOT NULL,
+  fields_json TEXT NOT NULL,
+  identity_json TEXT NOT NULL,
+  PRIMARY KEY (user_id, version)
+);
+${refuse('identity_changes', 'the history of an identity is kept as it was written')}
+-- Lei 8/2005: who read whose identity, when and why.
+CREATE TABLE identity_reads (
+  id BIGSERIAL PRIMARY KEY,
+  at_ms BIGINT NOT NULL,
+  reader_id TEXT NOT NULL,
+  subject_id TEXT NOT NULL,
+  purpose TEXT NOT NULL
+);
+CREATE INDEX identity_reads_by_subject ON identity_reads (subject_id, id);
+${refuse('identity_reads', 'the record of reads is kept as it was written')}
+-- Lei 10/2012, arts. 2 and 6: exclusion orders, found by the person's document.
+CREATE TABLE exclusion_orders (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  kind TEXT NOT NULL,
+  dicj_reference TEXT NOT NULL,
+  document_type TEXT NOT NULL,
+  document_number TEXT NOT NULL,
+  full_name TEXT,
+  date_of_birth TEXT,
+  from_date TEXT NOT NULL,
+  to_date TEXT NOT NULL,
+  revocation_requested_on TEXT,
+  recorded_by TEXT NOT NULL,
+  recorded_at_ms BIGINT NOT NULL
+);
+CREATE INDEX exclusion_orders_by_document ON exclusion_orders (document_type, document_number);
+CREATE INDEX exclusion_orders_by_birth ON exclusion_orders (date_of_birth);
+${refuse('exclusion_orders', 'an order is revoked, never removed', 'DELETE')}
+-- Lei 10/2012, art. 2: a worker's legitimate cause to enter (training, an exceptional entry).
+CREATE TABLE worker_causes (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  document_type TEXT NOT NULL,
+  document_number TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  approval_reference TEXT NOT NULL,
+  from_date TEXT NOT NULL,
+  to_date TEXT NOT NULL,
+  recorded_by TEXT NOT NULL,
+  recorded_at_ms BIGINT NOT NULL
+);
+CREATE INDEX worker_causes_by_document ON worker_causes (document_type, document_number);
+${refuse('worker_causes', 'a cause is recorded once')}
+-- Instrução 1/2016: the large-transaction register.
+CREATE TABLE large_transactions (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  at_ms BIGINT NOT NULL,
+  player_id TEXT NOT NULL,
+  document_type TEXT NOT NULL,
+  document_number TEXT NOT NULL,
+  amount_minor BIGINT NOT NULL,
+  kind TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  by_user TEXT,
+  table_id TEXT,
+  sighted INTEGER NOT NULL CHECK (sighted IN (0, 1)),
+  journal_seq BIGINT
+);
+CREATE INDEX large_transactions_by_time ON large_transactions (at_ms, id);
+${refuse('large_transactions', 'the register is kept as it was written')}
+-- Instrução 1/2016: suspicion flags and their review by the compliance officer.
+CREATE TABLE suspicion_flags (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  rule TEXT NOT NULL,
+  player_id TEXT NOT NULL,
+  raised_at_ms BIGINT NOT NULL,
+  message TEXT NOT NULL,
+  details_json TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('open', 'closed', 'reported')),
+  decided_by TEXT,
+  decided_at_ms BIGINT,
+  reason TEXT,
+  journal_seqs_json TEXT NOT NULL
+);
+CREATE INDEX suspicion_flags_by_status ON suspicion_flags (status, raised_at_ms);
+${refuse('suspicion_flags', 'a flag is closed or reported, never removed', 'DELETE')}
+`,
+  },
 ];

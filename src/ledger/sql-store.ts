@@ -8,6 +8,7 @@
  */
 import type { JournalEntry } from '../journal/index.js';
 import { BatchedReads } from './batched-reads.js';
+import { Registers } from './registers.js';
 import type { Cluster } from './cluster.js';
 import {
   ACCOUNT_COLUMNS,
@@ -108,6 +109,13 @@ export abstract class SqlStore implements Store {
   protected abstract readonly sql: StoreDriver;
 
   protected constructor(protected readonly clock: () => number) {}
+
+  /** Built on first use: the engine's constructor sets `sql` after this one runs. */
+  private registersOnce: Registers | undefined;
+  get registers(): Registers {
+    this.registersOnce ??= new Registers(this.sql);
+    return this.registersOnce;
+  }
 
   private all<R>(sql: string, ...params: unknown[]): Promise<R[]> {
     return this.sql.all<R>(sql, params);

@@ -300,6 +300,14 @@ export class SqliteTxDriver implements TxDriver, OptimisticDriver {
     return Promise.resolve(this.s.head.get() as { lastSeq: number; lastHash: string });
   }
 
+  all<R>(sql: string, params: readonly unknown[]): Promise<R[]> {
+    return Promise.resolve(this.db.prepare(sql).all(...params) as R[]);
+  }
+
+  run(sql: string, params: readonly unknown[]): Promise<number> {
+    return Promise.resolve(this.db.prepare(sql).run(...params).changes);
+  }
+
   insertJournal(entries: readonly ChainedEntry[]): Promise<void> {
     insertChunked(this.s.insertJournalEntries, this.s.insertJournalEntry, entries, journalParams);
     const last = entries[entries.length - 1]!.entry;
@@ -395,7 +403,17 @@ export function sqliteMigrationDriver(
         throw error;
       }
     },
-    exec: (sql) => Promise.resolve(void db.exec(sql)),
+    // Migration 13 loosens a CHECK by SQLite's documented schema edit
+    // (writable_schema), which better-sqlite3's defensive mode refuses outside unsafe mode.
+    exec: (sql) => {
+      db.unsafeMode(true);
+      try {
+        db.exec(sql);
+      } finally {
+        db.unsafeMode(false);
+      }
+      return Promise.resolve();
+    },
     all: <R>(sql: string, params: readonly unknown[]) =>
       Promise.resolve(db.prepare(sql).all(...params) as R[]),
     run: (sql, params) => Promise.resolve(void db.prepare(sql).run(...params)),

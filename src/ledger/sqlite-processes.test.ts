@@ -32,7 +32,7 @@ describe('SQLite opened by several processes at once', () => {
     await Promise.all([0, 1, 2, 3].map(script));
     const store = await openSqliteStore({ path, currency: 'MOP' });
     try {
-      expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+      expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
       expect((await store.getAccount('wallet:shared'))?.balanceMinor).toBe(40);
     } finally {
       await store.close();

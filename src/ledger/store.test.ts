@@ -688,7 +688,7 @@ withStores('ledger store', (h) => {
       const stores = await Promise.all([h.open({ db }), h.open({ db }), h.open({ db })]);
       const again = await h.open({ db });
       for (const s of [...stores, again])
-        expect(await s.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+        expect(await s.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
       expect(await h.raw(db, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([
         { version: 1 },
         { version: 2 },
@@ -702,6 +702,7 @@ withStores('ledger store', (h) => {
         { version: 10 },
         { version: 11 },
         { version: 12 },
+        { version: 13 },
       ]);
     });
 

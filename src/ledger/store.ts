@@ -9,6 +9,7 @@
 import type { JournalEntry, JournalInput, JournalReader } from '../journal/index.js';
 import type { Cluster } from './cluster.js';
 import type { PgTimeouts } from './pg-store.js';
+import type { Registers } from './registers.js';
 import type {
   Account,
   AccountInput,
@@ -181,6 +182,9 @@ export interface Tx {
    * the transfers, to hold that lock for the shortest time.
    */
   appendJournal(entries: readonly JournalInput[]): Promise<JournalEntry[]>;
+
+  /** The registers of who may play, written in this transaction (registers.ts). */
+  readonly registers: Registers;
 }
 
 export interface ConnectionStats {
@@ -303,6 +307,8 @@ export interface Store extends JournalReader {
   readonly location: StoreLocation;
   /** Signals and leases shared by the nodes of a floor (a single node on SQLite). */
   readonly cluster: Cluster;
+  /** The registers of who may play, committed reads (write them in a transaction, with their journal entry). */
+  readonly registers: Registers;
 
   transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** The database connections now: open, busy, and callers waiting for one (the metrics). */

@@ -19,6 +19,7 @@ import type {
   TableRecord,
   Tx,
 } from './store.js';
+import { Registers } from './registers.js';
 import { type OptimisticPlan, planOptimistic, planTransfers } from './transfer-plan.js';
 import {
   type Account,
@@ -132,6 +133,10 @@ export interface TxDriver {
   lockJournalHead(): Promise<{ readonly lastSeq: number; readonly lastHash: string }>;
   /** Writes the entries and moves the head to the last of them. */
   insertJournal(entries: readonly ChainedEntry[]): Promise<void>;
+  /** Rows of one statement of the registers (registers.ts), same SQL on both engines; placeholders are `?`. */
+  all<R>(sql: string, params: readonly unknown[]): Promise<R[]>;
+  /** One write statement of the registers; how many rows it changed. */
+  run(sql: string, params: readonly unknown[]): Promise<number>;
 }
 
 export function toTableRecord(row: TableReadRow): TableRecord {
@@ -168,11 +173,18 @@ export class DriverTx implements Tx {
    */
   private readonly written = new Map<string, number>();
 
+  readonly registers: Registers;
+
   constructor(
     private readonly driver: TxDriver,
     readonly currency: Currency,
     readonly nowMs: number,
-  ) {}
+  ) {
+    this.registers = new Registers({
+      all: (sql, params) => this.live().all(sql, params),
+      run: (sql, params) => this.live().run(sql, params),
+    });
+  }
 
   /** Called by the store when the callback returns or throws; the handle is dead from then on. */
   close(): void {

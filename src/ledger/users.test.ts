@@ -451,7 +451,7 @@ withStores('users and sessions', (h) => {
       await expect(h.raw(db, 'SELECT count(*) FROM users')).rejects.toThrow(/users/);
 
       const store = await h.open({ db, currency: 'HKD' });
-      expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+      expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
       expect(await store.getAccount('wallet:old')).toEqual({
         id: 'wallet:old',
         kind: 'wallet',

@@ -9,9 +9,20 @@
 import { check } from '../journal/index.js';
 import { LEDGER_KEY_LENGTH_MAX } from './types.js';
 
-/** The roles of the API (docs/api.md); a user has exactly one. */
-export type Role = 'player' | 'croupier' | 'supervisor' | 'cashier' | 'inspector';
-export const ROLES: readonly Role[] = ['player', 'croupier', 'supervisor', 'cashier', 'inspector'];
+/**
+ * The roles of the API (docs/api.md); a user has exactly one. `compliance` is
+ * the operator's AML officer (DICJ Instrução 1/2016: large transactions,
+ * suspicion flags, reports to the GIF).
+ */
+export const ROLES = [
+  'player',
+  'croupier',
+  'supervisor',
+  'cashier',
+  'inspector',
+  'compliance',
+] as const;
+export type Role = (typeof ROLES)[number];
 
 export const USERNAME_LENGTH_MAX = 64;
 export const DISPLAY_NAME_LENGTH_MAX = 200;
