@@ -20,6 +20,7 @@ export * from './house-options-commands.js';
 export * from './house-options-state.js';
 export * from './house-options-workflow.js';
 export * from './iso-date.js';
+export * from './people/index.js';
 export * from './rejections.js';
 export {
   ROLLS_MIN,

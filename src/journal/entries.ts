@@ -61,6 +61,104 @@ export interface CagePayload {
   readonly balanceAfterMinor?: number;
 }
 
+/**
+ * Who may play (Lei 10/2012; Instrução 1/2016; src/service/people.ts). Lei
+ * 8/2005: no entry holds a document number, only its keyed digest
+ * (`documentDigest`, HMAC-SHA256 hex), so an inspector with the document can
+ * find its entries and an export carries no number in clear.
+ */
+export interface IdentityRecordedPayload {
+  readonly userId: string;
+  /** 1 when first recorded, +1 on every correction. */
+  readonly version: number;
+  readonly documentType: string;
+  readonly documentDigest: string;
+  /** The fields this version changed. */
+  readonly fields: readonly string[];
+  /** real, demonstration or simulated. */
+  readonly kind: string;
+  readonly by: string;
+}
+
+/** Lei 10/2012, arts. 2 and 6: an exclusion order entered in the register. */
+export interface ExclusionRecordedPayload {
+  readonly orderId: string;
+  readonly kind: string;
+  readonly dicjReference: string;
+  readonly documentType: string;
+  readonly documentDigest: string;
+  readonly from: string;
+  readonly to: string;
+  readonly by: string;
+}
+
+/** Lei 10/2012, art. 6: a revocation requested, effective 30 days later. */
+export interface ExclusionRevocationPayload {
+  readonly orderId: string;
+  readonly requestedOn: string;
+  readonly effectiveOn: string;
+  readonly by: string;
+}
+
+/** Lei 10/2012, art. 2: a worker's legitimate cause to enter (training, an exceptional entry). */
+export interface WorkerCausePayload {
+  readonly causeId: string;
+  readonly documentType: string;
+  readonly documentDigest: string;
+  readonly kind: string;
+  readonly approvalReference: string;
+  readonly from: string;
+  readonly to: string;
+  readonly by: string;
+}
+
+/** Instrução 1/2016: a transaction of the threshold or more, with the identity checked. */
+export interface LargeTransactionPayload {
+  readonly id: string;
+  readonly playerId: string;
+  readonly documentDigest: string;
+  readonly amountMinor: number;
+  /** deposit, withdrawal, bet or payout. */
+  readonly kind: string;
+  /** single, or linked (the gaming day's cash together). */
+  readonly reason: string;
+  /** The cashier confirmed seeing the document. */
+  readonly sighted: boolean;
+  readonly by: string | null;
+  readonly tableId: string | null;
+}
+
+/** Instrução 1/2016: a rule raised a suspicion into the compliance officer's queue. */
+export interface SuspicionFlaggedPayload {
+  readonly flagId: string;
+  readonly rule: string;
+  readonly playerId: string;
+  readonly details: Readonly<Record<string, number>>;
+  readonly journalSeqs: readonly number[];
+}
+
+/** Instrução 1/2016: the compliance officer closed a flag, or reported it to the GIF. */
+export interface SuspicionReviewedPayload {
+  readonly flagId: string;
+  readonly decision: 'closed' | 'reported';
+  readonly reason: string;
+  readonly by: string;
+}
+
+/**
+ * Lei 10/2012, art. 11: a barred player's net winnings of a round revert to
+ * the Macau SAR (docs/export-format.md: the `art11-forfeit` transfer).
+ */
+export interface WinningsForfeitedPayload {
+  readonly tableId: string;
+  readonly roundNo: number;
+  readonly playerId: string;
+  readonly stakesMinor: number;
+  readonly returnsMinor: number;
+  readonly forfeitedMinor: number;
+  readonly transferId: string;
+}
+
 /** A supervisor set the floor's settings (service/floor-settings.ts): the whole settings after. */
 export interface FloorSettingsChangedPayload {
   /** Every setting there was when it was written; one added since reads as its default. */
@@ -117,6 +215,14 @@ export type JournalPayloads = { readonly [K in EventType]: Of<RoundEvent, K> } &
   readonly withdrawal: CagePayload;
   readonly 'holiday-year-loaded': HolidayYearLoadedPayload;
   readonly 'floor-settings-changed': FloorSettingsChangedPayload;
+  readonly 'identity-recorded': IdentityRecordedPayload;
+  readonly 'exclusion-recorded': ExclusionRecordedPayload;
+  readonly 'exclusion-revocation-requested': ExclusionRevocationPayload;
+  readonly 'worker-cause-recorded': WorkerCausePayload;
+  readonly 'large-transaction-recorded': LargeTransactionPayload;
+  readonly 'suspicion-flagged': SuspicionFlaggedPayload;
+  readonly 'suspicion-reviewed': SuspicionReviewedPayload;
+  readonly 'winnings-forfeited': WinningsForfeitedPayload;
 };
 
 export type JournalType = keyof JournalPayloads;
@@ -136,6 +242,8 @@ const nonEmpty = z.string().min(1);
 const count = z.number().int().min(0);
 const integer = z.number().int();
 const isoDate = z.string().refine(isIsoDate, 'must be a YYYY-MM-DD date');
+/** A keyed digest (HMAC-SHA256, hex) standing for a document number. */
+const digest = z.string().regex(/^[0-9a-f]{64}$/);
 const face = z.literal([1, 2, 3, 4, 5, 6]);
 const dice = z.tuple([face, face, face]);
 const croupierId = z.string().nullable();
@@ -369,6 +477,74 @@ const SCHEMAS: { readonly [K in JournalType]: z.ZodType<JournalPayloads[K]> } = 
   withdrawal: cage,
   'holiday-year-loaded': z.strictObject({ list: holidayYearSchema, loadedBy: nonEmpty }),
   'floor-settings-changed': z.strictObject({ settings: floorSettingsChange, by: nonEmpty }),
+  'identity-recorded': z.strictObject({
+    userId: nonEmpty,
+    version: count,
+    documentType: nonEmpty,
+    documentDigest: digest,
+    fields: z.array(nonEmpty),
+    kind: nonEmpty,
+    by: nonEmpty,
+  }),
+  'exclusion-recorded': z.strictObject({
+    orderId: nonEmpty,
+    kind: nonEmpty,
+    dicjReference: nonEmpty,
+    documentType: nonEmpty,
+    documentDigest: digest,
+    from: isoDate,
+    to: isoDate,
+    by: nonEmpty,
+  }),
+  'exclusion-revocation-requested': z.strictObject({
+    orderId: nonEmpty,
+    requestedOn: isoDate,
+    effectiveOn: isoDate,
+    by: nonEmpty,
+  }),
+  'worker-cause-recorded': z.strictObject({
+    causeId: nonEmpty,
+    documentType: nonEmpty,
+    documentDigest: digest,
+    kind: nonEmpty,
+    approvalReference: nonEmpty,
+    from: isoDate,
+    to: isoDate,
+    by: nonEmpty,
+  }),
+  'large-transaction-recorded': z.strictObject({
+    id: nonEmpty,
+    playerId: nonEmpty,
+    documentDigest: digest,
+    amountMinor: count,
+    kind: nonEmpty,
+    reason: nonEmpty,
+    sighted: z.boolean(),
+    by: nonEmpty.nullable(),
+    tableId: nonEmpty.nullable(),
+  }),
+  'suspicion-flagged': z.strictObject({
+    flagId: nonEmpty,
+    rule: nonEmpty,
+    playerId: nonEmpty,
+    details: z.record(z.string(), z.number()),
+    journalSeqs: z.array(count),
+  }),
+  'suspicion-reviewed': z.strictObject({
+    flagId: nonEmpty,
+    decision: z.enum(['closed', 'reported']),
+    reason: nonEmpty,
+    by: nonEmpty,
+  }),
+  'winnings-forfeited': z.strictObject({
+    tableId: nonEmpty,
+    roundNo: count,
+    playerId: nonEmpty,
+    stakesMinor: count,
+    returnsMinor: count,
+    forfeitedMinor: count,
+    transferId: nonEmpty,
+  }),
 };
 
 /**

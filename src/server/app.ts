@@ -13,7 +13,10 @@ import type { WebSocket } from 'ws';
 import type { Store } from '../ledger/index.js';
 import { CommandRouter, type CommandRouterOptions } from '../service/command-router.js';
 import { walletBalanceMinor } from '../service/cage.js';
+import { PeopleAdmission } from '../service/bet-admission.js';
 import { Floor } from '../service/floor.js';
+import { HolidayCalendarService } from '../service/holidays.js';
+import { People } from '../service/people.js';
 import { journalHeadSeq, tableIds } from '../service/reads.js';
 import { ReadWorkers } from '../service/read-workers.js';
 import { startPowerWorkers } from '../service/fairness.js';
@@ -167,8 +170,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     options.node === undefined
       ? undefined
       : new CommandRouter({ store: options.store, ...options.node });
+  const holidays = new HolidayCalendarService(options.store);
+  // Who may play (Lei 10/2012, Instrução 1/2016): asked before every bet, on every path to a table.
+  const people = new People({ store: options.store, calendar: () => holidays.calendar(), clock });
+  const admission = new PeopleAdmission(people, options.store);
   const service = new TableService({
     store: options.store,
+    admission,
     ...(router ? { placement: router } : {}),
     clock,
     ...(options.random ? { random: options.random } : {}),
@@ -192,6 +200,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // Every socket of the table fetches its view again: what the console allows has changed (Art. 2).
     tableOpened: (tableId, seq, open) =>
       hub.notifyTable(tableId, { type: 'table-open', tableId, seq, open }),
+    registersChanged: () => admission.changed(),
   });
   await floor.start();
   metrics.watch({
@@ -215,6 +224,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const ctx: AppContext = {
     store: options.store,
     service,
+    people,
+    holidays,
     reads,
     hub,
     floor,

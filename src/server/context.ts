@@ -1,6 +1,8 @@
 /** What every route and socket handler shares. */
 import type { Store } from '../ledger/index.js';
 import type { Floor } from '../service/floor.js';
+import type { HolidayCalendarService } from '../service/holidays.js';
+import type { People } from '../service/people.js';
 import type { ReadWorkers } from '../service/read-workers.js';
 import type { TableService } from '../service/table-service.js';
 import type { Hub } from './hub.js';
@@ -12,6 +14,10 @@ import type { SessionSockets } from './session-sockets.js';
 export interface AppContext {
   readonly store: Store;
   readonly service: TableService;
+  /** Identities, eligibility and the registers of who may play (Lei 10/2012, Instrução 1/2016). */
+  readonly people: People;
+  /** The working-day calendar (Art. 8), whose Lunar New Year days Lei 10/2012, art. 2 reads too. */
+  readonly holidays: HolidayCalendarService;
   /** Reads that would hold the event loop (recall, a table's day) run here, on worker threads. */
   readonly reads: ReadWorkers;
   readonly hub: Hub;

@@ -8,6 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { StoreUnavailableError } from '../ledger/index.js';
+import { PeopleRefusal } from '../service/people.js';
 import { ServiceRefusal, type ServiceErrorCode } from '../service/refusal.js';
 import type { ServiceRejection } from '../service/table-service.js';
 
@@ -85,6 +86,8 @@ export function statusOf(code: ApiErrorCode): number {
     case 'unknown_player':
     case 'unknown_user':
     case 'unknown_session':
+    case 'exclusion_unknown':
+    case 'flag_unknown':
       return 404;
     case 'malformed_command':
     case 'unknown_command':
@@ -92,10 +95,20 @@ export function statusOf(code: ApiErrorCode): number {
     case 'invalid_table_settings':
     case 'weak_password':
     case 'export_range_invalid':
+    case 'identity_invalid':
+    case 'exclusion_order_invalid':
+    case 'worker_cause_invalid':
       // Settings that do not fit together can never be taken, whatever the table's state.
       return 400;
     case 'not_bet_owner':
     case 'wrong_password':
+      return 403;
+    // Lei 10/2012 and Instrução 1/2016: this person may not play, whatever the request.
+    case 'identity_missing':
+    case 'under_age':
+    case 'excluded':
+    case 'casino_worker':
+    case 'staff_cannot_bet':
       return 403;
     case 'table_busy':
       return 429;
@@ -127,6 +140,12 @@ export function errorHandler(
   if (error instanceof HttpError) {
     void reply
       .status(error.statusCode)
+      .send(errorBody(error.code, error.message, error.article, error.issues));
+    return;
+  }
+  if (error instanceof PeopleRefusal) {
+    void reply
+      .status(statusOf(error.code))
       .send(errorBody(error.code, error.message, error.article, error.issues));
     return;
   }

@@ -125,7 +125,7 @@ withStores('audit', (h) => {
       `UPDATE journal_head SET last_seq = ${last.seq}, last_hash = '${last.hash}' WHERE chain = 'global'`,
     );
     const store = await h.open({ db });
-    expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     expect(await store.readJournal({ fromSeq: 1, limit: 1_000 })).toEqual(entries);
     expect(await h.raw(db, 'SELECT DISTINCT length(hash) AS n FROM journal')).toEqual([{ n: 32 }]);
     expect(await audit(store)).toMatchObject({ ok: true, rounds: 2 });
@@ -178,7 +178,7 @@ withStores('audit', (h) => {
       `UPDATE journal_head SET last_seq = ${last.seq}, last_hash = '${last.hash}' WHERE chain = 'global'`,
     );
     const store = await h.open({ db });
-    expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(await store.schemaVersions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     const prng = createPrng(13);
     await playRounds(new TableService({ store, random: prng }), prng, 3, 4);
     const read = await store.readJournal({ fromSeq: 1, limit: 1_000 });

@@ -30,6 +30,7 @@
  */
 import { isRoundEventEntry, type JournalEntry } from '../journal/index.js';
 import type { JournalNotice, Store } from '../ledger/index.js';
+import { REGISTER_ENTRY_TYPES } from './bet-admission.js';
 import type { PublishedEvent, TableService } from './table-service.js';
 
 /** A journaled change that ended sessions of a user (see FloorOptions.sessionsEnded). */
@@ -60,6 +61,11 @@ export interface FloorOptions {
   readonly sessionsEnded?: (change: SessionsEnded) => void;
   /** A table was opened or closed for play (journaled by any node): called once per entry on every node. */
   readonly tableOpened?: (tableId: string, seq: number, open: boolean) => void;
+  /**
+   * An entry that changes who may play (bet-admission.ts, REGISTER_ENTRY_TYPES)
+   * was journaled by any node: called once per entry on every node.
+   */
+  readonly registersChanged?: () => void;
   readonly clock?: () => number;
   /** How often the journal is read anyway: the safety net for a notice missed with none after it. */
   readonly pollMs?: number;
@@ -206,6 +212,7 @@ export class Floor {
         (entry.type === 'table-opened' || entry.type === 'table-closed')
       )
         this.options.tableOpened?.(entry.tableId, entry.seq, entry.type === 'table-opened');
+      if (REGISTER_ENTRY_TYPES.has(entry.type)) this.options.registersChanged?.();
       if (entry.tableId === null || !isRoundEventEntry(entry)) continue;
       const list = byTable.get(entry.tableId) ?? [];
       list.push({ seq: entry.seq, event: entry.payload });

@@ -12,6 +12,7 @@ import type {
 } from '../ledger/index.js';
 import type { RuleViolationCode } from '../rules/errors.js';
 import type { RejectionCode as TableRejectionCode } from '../table/index.js';
+import type { PeopleErrorCode } from './people.js';
 
 /** The services' own codes: those that are no rule's (table, Art. 8) and no ledger's. */
 export const SERVICE_ERROR_CODES = [
@@ -50,6 +51,7 @@ export type ServiceErrorCode =
   | TransferErrorCode
   | RetryableErrorCode
   | (typeof CREATE_USER_ERROR_CODES)[number]
+  | PeopleErrorCode
   | (typeof SERVICE_ERROR_CODES)[number];
 
 export class ServiceRefusal extends Error {

@@ -21,6 +21,7 @@ import { TableCache } from './table/cache.js';
 import { Lanes } from './table/lanes.js';
 import { runBatch } from './table/run-batch.js';
 import type {
+  BetAdmission,
   BetweenRoundsRecord,
   CommandOutcome,
   CommandRequest,
@@ -33,6 +34,7 @@ import type {
 } from './table/types.js';
 
 export type {
+  BetAdmission,
   BatchTiming,
   BetweenRoundsRecord,
   CommandOutcome,
@@ -56,15 +58,19 @@ export class TableService {
   private readonly lanes: Lanes;
   private readonly commitListeners = new Set<CommitListener>();
   private readonly placement: CommandPlacement | undefined;
+  private readonly admission: BetAdmission | undefined;
+  private readonly clock: () => number;
 
   constructor(options: TableServiceOptions) {
     this.store = options.store;
     this.placement = options.placement;
+    this.admission = options.admission;
+    this.clock = options.clock ?? Date.now;
     const rollKeys = options.rollKeys ?? processRollKeyring();
     this.cache = new TableCache(options.store, rollKeys);
     const context = {
       store: options.store,
-      clock: options.clock ?? Date.now,
+      clock: this.clock,
       random: options.random ?? cryptoRandomSource,
       rollKeys,
       cache: this.cache,
@@ -112,6 +118,17 @@ export class TableService {
    * throws. On a floor it runs where the table's lease is held (placement).
    */
   execute(request: CommandRequest): Promise<CommandOutcome> {
+    const { command } = request;
+    if (command.type === 'place-bet' && this.admission !== undefined)
+      return this.admission
+        .admit(command.playerId, this.clock())
+        .then((rejection) =>
+          rejection === undefined ? this.placed(request) : { ok: false, rejection },
+        );
+    return this.placed(request);
+  }
+
+  private placed(request: CommandRequest): Promise<CommandOutcome> {
     const placement = this.placement;
     if (placement === undefined || placement.epoch(request.tableId) !== undefined)
       return this.executeHere(request);

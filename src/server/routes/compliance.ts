@@ -117,8 +117,7 @@ export function complianceRoutes(app: FastifyInstance, ctx: AppContext): void {
 
 /** The services, their listeners and the adoption timer, stopped when the server closes. */
 function startServices(app: FastifyInstance, ctx: AppContext): Services {
-  const { store, service: tables, clock } = ctx;
-  const holidays = new HolidayCalendarService(store);
+  const { store, service: tables, clock, holidays } = ctx;
   const houseOptions = new HouseOptionsService({ store, tables, holidays, clock });
   const fairness = new FairnessService({
     store,

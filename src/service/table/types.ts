@@ -115,6 +115,11 @@ export interface CommandRequest {
   readonly idempotencyKey?: string;
 }
 
+/** Whether a player may place a bet now (src/service/bet-admission.ts). */
+export interface BetAdmission {
+  admit(playerId: string, atMs: number): Promise<ServiceRejection | undefined>;
+}
+
 export interface TableServiceOptions {
   readonly store: Store;
   readonly clock?: () => number;
@@ -139,6 +144,13 @@ export interface TableServiceOptions {
    * it every command runs here, unfenced (one process; `cussec play`; tests).
    */
   readonly placement?: CommandPlacement;
+  /**
+   * Who may bet (Lei 10/2012, arts. 2 and 6; Instrução 1/2016): asked before a
+   * `place-bet` is queued, here or passed to the lease holder; a refusal is
+   * the bet's answer. Without it every player may bet (`cussec play`, which
+   * simulates its players, and the service's own tests).
+   */
+  readonly admission?: BetAdmission;
 }
 
 /** The lease side of a floor, as the service sees it (CommandRouter). */
