@@ -165,6 +165,24 @@ export class Registers {
     return (await this.sql.all<R>(sql, params))[0];
   }
 
+  /**
+   * The key of the documents' digests (the journal's stand-in for a document
+   * number): made once per database, the first caller's `candidateHex`
+   * winning, and kept in meta, which no statement may change. It sits beside
+   * the identities, which hold the numbers in clear anyway; what leaves the
+   * database in an export (the journal) carries the digest and never the key.
+   */
+  async documentDigestKey(candidateHex: string): Promise<string> {
+    await this.sql.run(
+      "INSERT INTO meta (key, value) VALUES ('document_digest_key', ?) ON CONFLICT DO NOTHING",
+      [candidateHex],
+    );
+    const row = await this.one<{ value: string }>(
+      "SELECT value FROM meta WHERE key = 'document_digest_key'",
+    );
+    return row!.value;
+  }
+
   // Identities.
 
   identity(userId: string): Promise<IdentityRow | undefined> {
@@ -396,6 +414,25 @@ export class Registers {
       documentNumber,
     );
     return Number(row?.n ?? 0) > 0;
+  }
+
+  /**
+   * What a wallet staked, net of bets withdrawn, in the transfers posted after
+   * the transfer `afterTransferId` (a deposit): the "little play" of the
+   * suspicion rules. It reads the transfers after that one only, so its cost is
+   * the floor's activity since, not the ledger's history.
+   */
+  async stakedSince(walletId: string, afterTransferId: string): Promise<number> {
+    const row = await this.one<{ staked: number | null }>(
+      `SELECT SUM(CASE WHEN kind = 'bet' THEN amount_minor ELSE -amount_minor END) AS staked
+        FROM transfers
+        WHERE seq > (SELECT seq FROM transfers WHERE id = ?)
+          AND ((kind = 'bet' AND debit_account_id = ?) OR (kind = 'bet-withdrawn' AND credit_account_id = ?))`,
+      afterTransferId,
+      walletId,
+      walletId,
+    );
+    return Number(row?.staked ?? 0);
   }
 
   // The large-transaction register.

@@ -16,6 +16,7 @@ import { walletBalanceMinor } from '../service/cage.js';
 import { PeopleAdmission } from '../service/bet-admission.js';
 import { Floor } from '../service/floor.js';
 import { HolidayCalendarService } from '../service/holidays.js';
+import { CashChecks } from '../service/cash-checks.js';
 import { People } from '../service/people.js';
 import { journalHeadSeq, tableIds } from '../service/reads.js';
 import { ReadWorkers } from '../service/read-workers.js';
@@ -35,6 +36,7 @@ import {
 import { Hub } from './hub.js';
 import { Metrics } from './metrics.js';
 import { cageRoutes } from './routes/cage.js';
+import { peopleRoutes } from './routes/people.js';
 import { complianceRoutes } from './routes/compliance.js';
 import { healthRoutes } from './routes/health.js';
 import { inspectorRoutes } from './routes/inspector.js';
@@ -225,6 +227,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     store: options.store,
     service,
     people,
+    cash: new CashChecks(people, options.store, clock),
     holidays,
     reads,
     hub,
@@ -295,6 +298,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   exportRoutes(fastify, ctx);
   inspectorRoutes(fastify, ctx);
   complianceRoutes(fastify, ctx);
+  peopleRoutes(fastify, ctx);
   socketRoutes(fastify, ctx);
   if (router !== undefined) forwardRoutes(fastify, options.store, service, router);
   if (options.webRoot !== undefined && existsSync(options.webRoot)) {

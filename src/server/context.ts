@@ -2,6 +2,7 @@
 import type { Store } from '../ledger/index.js';
 import type { Floor } from '../service/floor.js';
 import type { HolidayCalendarService } from '../service/holidays.js';
+import type { CashChecks } from '../service/cash-checks.js';
 import type { People } from '../service/people.js';
 import type { ReadWorkers } from '../service/read-workers.js';
 import type { TableService } from '../service/table-service.js';
@@ -16,6 +17,8 @@ export interface AppContext {
   readonly service: TableService;
   /** Identities, eligibility and the registers of who may play (Lei 10/2012, Instrução 1/2016). */
   readonly people: People;
+  /** Instrução 1/2016 at the cage: large cash, linked transactions, suspicion flags. */
+  readonly cash: CashChecks;
   /** The working-day calendar (Art. 8), whose Lunar New Year days Lei 10/2012, art. 2 reads too. */
   readonly holidays: HolidayCalendarService;
   /** Reads that would hold the event loop (recall, a table's day) run here, on worker threads. */

@@ -36,6 +36,8 @@ interface Fixture {
   readonly next: () => number;
   /** The id of a live session of the cashier's, for revoking. */
   readonly cashierSessionId: string;
+  /** The id of a new exclusion order whose revocation nobody asked yet. */
+  readonly revocable: () => string;
 }
 
 interface Row {
@@ -62,6 +64,22 @@ function isoDay(days: number): string {
   while (date.getUTCDay() !== 3) date.setUTCDate(date.getUTCDate() + 1);
   return date.toISOString().slice(0, 10);
 }
+
+const SEED_FLAG = 'structuring:seed';
+
+/** A self-exclusion of a document nobody at the tables holds. */
+const exclusion = (id: string) => ({
+  id,
+  kind: 'self',
+  dicjReference: `DICJ/EXC/${id}`,
+  documentType: 'passport',
+  documentNumber: 'K9876543',
+  fullName: null,
+  dateOfBirth: null,
+  from: '2026-01-10',
+  to: '2027-12-31',
+  revocationRequestedOn: null,
+});
 
 /** One row per route: who may call it, and a request that succeeds for them. */
 const ROWS: Record<string, Row> = {
@@ -143,6 +161,81 @@ const ROWS: Record<string, Row> = {
     url: (f) => `/api/v1/players/${f.users.player.id}/cage-moves`,
   },
   'GET /api/v1/floor': { access: ['supervisor', 'inspector'], url: () => '/api/v1/floor' },
+  'GET /api/v1/users/:userId/identity': {
+    access: ['cashier', 'supervisor', 'compliance', 'inspector'],
+    url: (f) => `/api/v1/users/${f.users.player.id}/identity`,
+  },
+  'PUT /api/v1/users/:userId/identity': {
+    access: ['cashier', 'supervisor'],
+    url: (f) => `/api/v1/users/${f.users.player.id}/identity`,
+    body: (f) => ({
+      fullName: `Chan Tai Man ${f.next()}`,
+      documentType: 'hk-id',
+      documentNumber: 'A123456(3)',
+      issuingPlace: 'Hong Kong',
+      dateOfBirth: '1990-05-01',
+      nationality: 'Chinese',
+    }),
+  },
+  'GET /api/v1/users/:userId/identity/history': {
+    access: ['supervisor', 'compliance', 'inspector'],
+    url: (f) => `/api/v1/users/${f.users.player.id}/identity/history`,
+  },
+  'GET /api/v1/me/identity': { access: ['player'], url: () => '/api/v1/me/identity' },
+  'GET /api/v1/players/:playerId/eligibility': {
+    access: ['cashier', 'supervisor', 'compliance', 'inspector'],
+    url: (f) => `/api/v1/players/${f.users.player.id}/eligibility`,
+  },
+  'GET /api/v1/identity-reads': { access: ['inspector'], url: () => '/api/v1/identity-reads' },
+  'GET /api/v1/exclusions': {
+    access: ['supervisor', 'compliance', 'inspector'],
+    url: () => '/api/v1/exclusions',
+  },
+  'POST /api/v1/exclusions': {
+    access: ['inspector', 'supervisor'],
+    url: () => '/api/v1/exclusions',
+    body: (f) => exclusion(`X-${f.next()}`),
+  },
+  'POST /api/v1/exclusions/bulk': {
+    access: ['inspector', 'supervisor'],
+    url: () => '/api/v1/exclusions/bulk',
+    body: (f) => ({ format: 'json', text: JSON.stringify([exclusion(`XB-${f.next()}`)]) }),
+  },
+  'POST /api/v1/exclusions/:orderId/revocation': {
+    access: ['inspector', 'supervisor'],
+    url: (f) => `/api/v1/exclusions/${f.revocable()}/revocation`,
+    body: () => ({ requestedOn: macauDate(Date.now()) }),
+  },
+  'POST /api/v1/worker-causes': {
+    access: ['supervisor'],
+    url: () => '/api/v1/worker-causes',
+    body: (f) => ({
+      id: `W-${f.next()}`,
+      documentType: 'macau-id',
+      documentNumber: '1234567(8)',
+      kind: 'training',
+      approvalReference: 'HR/2026/7',
+      from: '2026-03-01',
+      to: '2026-03-05',
+    }),
+  },
+  'GET /api/v1/large-transactions': {
+    access: ['compliance', 'supervisor', 'inspector'],
+    url: () => '/api/v1/large-transactions?from=2026-01-01&to=2026-12-31&format=csv',
+  },
+  'GET /api/v1/suspicion-flags': {
+    access: ['compliance', 'inspector'],
+    url: () => '/api/v1/suspicion-flags',
+  },
+  'POST /api/v1/suspicion-flags/:flagId/decision': {
+    access: ['compliance'],
+    url: () => `/api/v1/suspicion-flags/${SEED_FLAG}/decision`,
+    body: () => ({ decision: 'closed', reason: 'a known customer; the cash came from a payout' }),
+  },
+  'GET /api/v1/suspicion-flags/:flagId/gif-report': {
+    access: ['compliance', 'inspector'],
+    url: () => `/api/v1/suspicion-flags/${SEED_FLAG}/gif-report`,
+  },
   'GET /api/v1/floor-settings': {
     access: ['supervisor', 'cashier', 'inspector'],
     url: () => '/api/v1/floor-settings',
@@ -307,6 +400,25 @@ async function world(store: Store): Promise<World> {
     },
   });
   if (proposal.statusCode !== 201) throw new Error(`seed proposal: ${proposal.body}`);
+  await store.transaction((tx) =>
+    tx.registers.insertFlag({
+      id: SEED_FLAG,
+      rule: 'structuring',
+      playerId: users.player.id,
+      raisedAtMs: now,
+      message: 'two deposits just below the threshold within 24 hours',
+      details: { deposits: 2 },
+      status: 'open',
+      decidedBy: null,
+      decidedAtMs: null,
+      reason: null,
+      journalSeqs: [1],
+    }),
+  );
+  // Each caller asks for its own order's revocation (a second request is refused).
+  const revocableIds = Array.from({ length: CALLERS.length + 2 }, (_, i) => `XR-${i + 1}`);
+  for (const id of revocableIds) await app.ctx.people.recordExclusion(exclusion(id), 'test');
+  const revocable = (): string => revocableIds.shift() ?? 'XR-none';
   return {
     app,
     store,
@@ -314,6 +426,7 @@ async function world(store: Store): Promise<World> {
       users,
       next: () => ++n,
       cashierSessionId: tokenHash(await sessionToken(store, users.cashier, now)),
+      revocable,
     },
     async token(caller) {
       if (caller === 'anonymous') return undefined;
@@ -336,7 +449,7 @@ it("is the matrix docs/server.md shows: a row for every route, with each caller'
     .map((c) => c.trim());
   const documented: Record<string, string[]> = {};
   for (const line of lines) {
-    const match = /^\| `((?:GET|POST|PATCH|DELETE) \/api\/[^`]+)`\s*\|(.*)\|$/.exec(line);
+    const match = /^\| `((?:GET|POST|PUT|PATCH|DELETE) \/api\/[^`]+)`\s*\|(.*)\|$/.exec(line);
     if (match) documented[match[1]!] = match[2]!.split('|').map((c) => c.trim());
   }
   const answers = (access: Access): string[] =>
@@ -365,7 +478,7 @@ withStores('roles', (h) => {
   describe.each(Object.entries(ROWS))('%s', (key, row) => {
     it('answers every caller as its roles say', async () => {
       const w = await world(await h.open());
-      const [method] = key.split(' ') as ['GET' | 'POST' | 'DELETE' | 'PATCH'];
+      const [method] = key.split(' ') as ['GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH'];
       const wrong: string[] = [];
       try {
         for (const caller of CALLERS) {
@@ -410,7 +523,7 @@ withStores('roles', (h) => {
       );
       for (const key of keys) {
         const row = ROWS[key]!;
-        const [method] = key.split(' ') as ['GET' | 'POST' | 'DELETE' | 'PATCH'];
+        const [method] = key.split(' ') as ['GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH'];
         // A role the route lets in: only the password rule may refuse it.
         const role =
           row.access === 'public' || row.access === 'any' ? 'supervisor' : row.access[0]!;
@@ -612,6 +725,7 @@ const VISIBILITY: Record<
   supervisor: { players: true, staffEntries: true },
   cashier: { players: false, staffEntries: false },
   inspector: { players: true, staffEntries: true },
+  compliance: { players: false, staffEntries: false },
   anonymous: { players: false, staffEntries: false },
 };
 

@@ -11,7 +11,7 @@ import type { AppContext } from './context.js';
 import { HttpError } from './http-error.js';
 import { checkOrigin } from './origin.js';
 
-type Method = 'GET' | 'POST' | 'DELETE' | 'PATCH';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 export interface RouteInput<B, Q, P> {
   readonly body: B;

@@ -3,6 +3,12 @@ import { z } from 'zod';
 import { payloadSchema, publicBetSchema, visibleRoundEventSchema } from '../journal/index.js';
 import { ROLES } from '../ledger/index.js';
 import { AUDIT_CHECKS } from '../service/audit.js';
+import {
+  DOCUMENT_TYPES,
+  ELIGIBILITY_CODES,
+  EXCLUSION_KINDS,
+  IDENTITY_KINDS,
+} from '../compliance/index.js';
 import { PHASES } from '../table/index.js';
 import { floorSettingsSchema } from '../service/floor-settings.js';
 import { storedTableSettingsSchema } from '../service/table-settings.js';
@@ -44,7 +50,11 @@ export const croupierCommandBody = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pay-all') }).strict(),
 ]);
 
-export const cageBody = z.object({ amountMinor }).strict();
+/**
+ * A deposit or withdrawal; `documentSighted`: the cashier saw the player's
+ * document, which a large amount needs (Instrução 1/2016).
+ */
+export const cageBody = z.object({ amountMinor, documentSighted: z.boolean().optional() }).strict();
 
 /** A password as typed; its strength is judged by passwordWeakness (passwords.ts). */
 export const passwordText = z.string().min(1).max(200);
@@ -830,3 +840,199 @@ export const serverMessage = z.discriminatedUnion('type', [
 
 export type ServerMessage = z.infer<typeof serverMessage>;
 export type BatchResultAnswer = z.infer<typeof batchResultAnswer>;
+
+// Who may play (Lei 10/2012; Instrução 1/2016; routes/people.ts). Lei 8/2005:
+// identity answers go only to the roles that need them (docs/api.md).
+
+export const userParams = z.object({ userId: id }).strict();
+export const orderParams = z.object({ orderId: id }).strict();
+export const flagParams = z.object({ flagId: z.string().min(1).max(200) }).strict();
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date, YYYY-MM-DD');
+
+/** An identity as the cashier or supervisor enters it (checked by parseIdentity, field by field). */
+export const identityBody = z.record(z.string(), z.unknown());
+
+export const identityAnswer = z.strictObject({
+  userId: z.string(),
+  fullName: z.string(),
+  documentType: z.enum(DOCUMENT_TYPES),
+  documentNumber: z.string(),
+  issuingPlace: z.string(),
+  dateOfBirth: z.string(),
+  nationality: z.string(),
+  kind: z.enum(IDENTITY_KINDS),
+  version: z.number().int(),
+  updatedAtMs: z.number().int(),
+  updatedBy: z.string(),
+});
+
+export const identityOfAnswer = z.strictObject({ identity: identityAnswer.nullable() });
+
+export const identityChangeAnswer = z.strictObject({
+  userId: z.string(),
+  version: z.number().int(),
+  atMs: z.number().int(),
+  by: z.string(),
+  fields: z.array(z.string()),
+  identity: z.record(z.string(), z.unknown()),
+});
+
+export const eligibilityAnswer = z.strictObject({
+  userId: z.string(),
+  identity: z.enum(['recorded', 'missing']),
+  kind: z.enum(IDENTITY_KINDS).nullable(),
+  macauDate: z.string(),
+  eligible: z.boolean(),
+  refusal: z
+    .strictObject({
+      code: z.enum(ELIGIBILITY_CODES),
+      message: z.string(),
+      law: z.string(),
+      until: z.string().nullable(),
+    })
+    .nullable(),
+  warnings: z.array(z.strictObject({ orderId: z.string(), message: z.string() })),
+});
+
+export const identityReadsQuery = z
+  .object({
+    subject: id.optional(),
+    before: z.coerce.number().int().positive().optional(),
+    limit: z.coerce.number().int().min(1).max(1_000).default(200),
+  })
+  .strict();
+
+export const identityReadAnswer = z.strictObject({
+  id: z.number().int(),
+  atMs: z.number().int(),
+  readerId: z.string(),
+  subjectId: z.string(),
+  purpose: z.string(),
+});
+
+export const exclusionOrderAnswer = z.strictObject({
+  id: z.string(),
+  kind: z.enum(EXCLUSION_KINDS),
+  dicjReference: z.string(),
+  documentType: z.enum(DOCUMENT_TYPES),
+  documentNumber: z.string(),
+  fullName: z.string().nullable(),
+  dateOfBirth: z.string().nullable(),
+  from: z.string(),
+  to: z.string(),
+  revocationRequestedOn: z.string().nullable(),
+});
+
+export const exclusionsQuery = z
+  .object({
+    after: id.optional(),
+    limit: z.coerce.number().int().min(1).max(1_000).default(200),
+  })
+  .strict();
+
+/** An order as an inspector, or a supervisor quoting the DICJ reference, enters it. */
+export const exclusionBody = z.record(z.string(), z.unknown());
+
+export const exclusionFileBody = z
+  .object({ format: z.enum(['json', 'csv']), text: z.string().min(1).max(20_000_000) })
+  .strict();
+
+export const exclusionFileAnswer = z.strictObject({
+  recorded: z.number().int(),
+  existing: z.array(z.string()),
+  bad: z.array(
+    z.strictObject({
+      row: z.number().int(),
+      issues: z.array(z.strictObject({ path: z.string(), code: z.string(), message: z.string() })),
+    }),
+  ),
+});
+
+export const revocationBody = z.object({ requestedOn: isoDay }).strict();
+
+export const workerCauseBody = z
+  .object({
+    id,
+    documentType: z.enum(DOCUMENT_TYPES),
+    documentNumber: z.string().min(1).max(64),
+    kind: z.enum(['training', 'exceptional-entry']),
+    approvalReference: z.string().trim().min(1).max(100),
+    from: isoDay,
+    to: isoDay,
+  })
+  .strict();
+
+export const workerCauseAnswer = z.strictObject({
+  id: z.string(),
+  documentType: z.enum(DOCUMENT_TYPES),
+  documentNumber: z.string(),
+  kind: z.enum(['training', 'exceptional-entry']),
+  approvalReference: z.string(),
+  from: z.string(),
+  to: z.string(),
+});
+
+export const largeTransactionsQuery = z
+  .object({ from: isoDay, to: isoDay, format: z.enum(['json', 'csv']).default('json') })
+  .strict();
+
+export const largeTransactionAnswer = z.strictObject({
+  id: z.string(),
+  atMs: z.number().int(),
+  playerId: z.string(),
+  username: z.string().nullable(),
+  fullName: z.string().nullable(),
+  documentType: z.string(),
+  documentNumber: z.string(),
+  amountMinor: z.number().int(),
+  kind: z.string(),
+  reason: z.string(),
+  by: z.string().nullable(),
+  tableId: z.string().nullable(),
+  sighted: z.boolean(),
+  journalSeq: z.number().int().nullable(),
+});
+
+export const flagsQuery = z
+  .object({
+    status: z.enum(['open', 'closed', 'reported']).optional(),
+    limit: z.coerce.number().int().min(1).max(1_000).default(200),
+  })
+  .strict();
+
+export const flagAnswer = z.strictObject({
+  id: z.string(),
+  rule: z.string(),
+  playerId: z.string(),
+  username: z.string().nullable(),
+  raisedAtMs: z.number().int(),
+  message: z.string(),
+  details: z.record(z.string(), z.number()),
+  status: z.enum(['open', 'closed', 'reported']),
+  decidedBy: z.string().nullable(),
+  decidedAtMs: z.number().int().nullable(),
+  reason: z.string().nullable(),
+  journalSeqs: z.array(z.number().int()),
+});
+
+export const flagDecisionBody = z
+  .object({ decision: z.enum(['closed', 'reported']), reason: z.string().trim().min(1).max(2_000) })
+  .strict();
+
+/** Instrução 1/2016: what a report to the GIF carries: who, what, when, the amounts, the journal's seqs. */
+export const gifReportAnswer = z.strictObject({
+  flag: flagAnswer,
+  person: identityAnswer.nullable(),
+  moves: z.array(
+    z.strictObject({
+      seq: z.number().int(),
+      atMs: z.number().int(),
+      type: z.string(),
+      amountMinor: z.number().int(),
+      transferId: z.string(),
+    }),
+  ),
+  currency: z.string(),
+  preparedAtMs: z.number().int(),
+  preparedBy: z.string(),
+});

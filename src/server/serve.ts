@@ -3,6 +3,8 @@
  * folder unless a PostgreSQL URL is given), makes sure there is a first table
  * and a first supervisor, and serves the API and the web app until SIGTERM.
  */
+import { HolidayCalendarService } from '../service/holidays.js';
+import { markedIdentity, People } from '../service/people.js';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
@@ -304,6 +306,10 @@ async function firstSupervisor(store: Store, username: string): Promise<string |
 }
 
 async function demoUsers(store: Store): Promise<void> {
+  const people = new People({
+    store,
+    calendar: () => new HolidayCalendarService(store).calendar(),
+  });
   const users: [string, Role, string][] = [
     ['croupier', 'croupier', 'Croupier Chan'],
     ['cashier', 'cashier', 'Cashier Lei'],
@@ -316,6 +322,12 @@ async function demoUsers(store: Store): Promise<void> {
     const user = await createUser(
       store,
       { username, password: DEMO_PASSWORD, role, displayName, mustChangePassword: false },
+      DEMO_CREATOR,
+    );
+    // Instrução 1/2016: nobody plays without an identity; a demonstration's are marked as such.
+    await people.recordIdentity(
+      user.id,
+      markedIdentity(user.id, displayName, 'demonstration'),
       DEMO_CREATOR,
     );
     if (role === 'player') {

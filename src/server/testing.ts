@@ -5,7 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ROLES, type Role, type Store, type User } from '../ledger/index.js';
+import { BUNDLED_HOLIDAY_YEARS, createCalendar } from '../compliance/index.js';
 import { deposit, openWallet } from '../service/cage.js';
+import { markedIdentity, People } from '../service/people.js';
 import { newToken, SESSION_TTL_MS, tokenHash } from '../service/sessions.js';
 import { hashPassword } from '../service/passwords.js';
 
@@ -42,6 +44,17 @@ export async function seedUsers(
     }
     return made;
   });
+  // Instrução 1/2016: nobody plays without an identity; the tests' are marked as simulated.
+  const people = new People({
+    store,
+    calendar: () => Promise.resolve(createCalendar(BUNDLED_HOLIDAY_YEARS)),
+  });
+  for (const user of users)
+    await people.recordIdentity(
+      user.id,
+      markedIdentity(user.id, user.displayName, 'simulated'),
+      'test',
+    );
   if (role === 'player') {
     for (const user of users) {
       await openWallet(store, user.id);

@@ -10,8 +10,10 @@ import {
   CAGE_ACCOUNT_ID,
   type Store,
   type TransferErrorCode,
+  type Tx,
   walletAccount,
 } from '../ledger/index.js';
+import type { CashChecks } from './cash-checks.js';
 import type { ServiceRejection } from './table-service.js';
 
 export type CageOutcome =
@@ -73,14 +75,25 @@ export async function playerBalances(store: Store): Promise<PlayerBalance[]> {
   );
 }
 
+/** What the cashier confirms with a move (Instrução 1/2016). */
+export interface CashierConfirmation {
+  /** The cashier saw the person's document: asked for on a large amount. */
+  readonly documentSighted: boolean;
+}
+
 /**
  * A cashier's deposit or withdrawal: for a player's wallet only (a user of
- * another role, or nobody, is `unknown_player`).
+ * another role, or nobody, is `unknown_player`), with the law's checks
+ * (cash-checks.ts): a deposit only for a player who may play, a large amount
+ * only with the identity on record and the document sighted, recorded in the
+ * register with the move; then the suspicion rules. A refusal by the law
+ * throws its PeopleRefusal.
  */
 export async function cashierMove(
   store: Store,
+  checks: CashChecks,
   kind: 'deposit' | 'withdrawal',
-  request: CageRequest,
+  request: CageRequest & CashierConfirmation,
 ): Promise<CageOutcome> {
   const player = await store.getUser(request.playerId);
   if (player?.role !== 'player') {
@@ -89,7 +102,14 @@ export async function cashierMove(
       rejection: { code: 'unknown_player', message: `there is no player "${request.playerId}"` },
     };
   }
-  return move(store, request, kind);
+  const cash = { ...request, kind, atMs: checks.now() };
+  const large = await checks.before(cash);
+  const outcome = await move(store, request, kind, async (tx, transferId, seq) => {
+    if (large !== undefined) await checks.record(tx, cash, large, transferId, seq);
+  });
+  if (outcome.ok && outcome.seq !== undefined)
+    await checks.after(cash, outcome.transferId, outcome.seq);
+  return outcome;
 }
 
 export function deposit(store: Store, request: CageRequest): Promise<CageOutcome> {
@@ -100,15 +120,19 @@ export function withdraw(store: Store, request: CageRequest): Promise<CageOutcom
   return move(store, request, 'withdrawal');
 }
 
+/** Runs in the move's transaction once its transfer and entry are written. */
+type WithMove = (tx: Tx, transferId: string, entrySeq: number) => Promise<void>;
+
 async function move(
   store: Store,
   request: CageRequest,
   kind: 'deposit' | 'withdrawal',
-): Promise<CageOutcome> {
+  withMove?: WithMove,
+): Promise<CageOutcome & { readonly seq?: number }> {
   const wallet = walletAccount(request.playerId).id;
   const hash = hashRequest({ kind, playerId: request.playerId, amountMinor: request.amountMinor });
   const key = `cage:${request.idempotencyKey}`;
-  return store.transaction(async (tx): Promise<CageOutcome> => {
+  return store.transaction(async (tx): Promise<CageOutcome & { readonly seq?: number }> => {
     const [found] = await tx.findCommands([{ key, requestHash: hash }]);
     if (found!.status === 'replay') return found!.response as CageOutcome;
     if (found!.status === 'conflict') {
@@ -143,7 +167,7 @@ async function move(
       outcome = { ok: false, rejection: cageRefusal(result.code) };
     } else {
       const balanceMinor = (await tx.balance(wallet))!;
-      await tx.appendJournal([
+      const [entry] = await tx.appendJournal([
         {
           tableId: null,
           type: kind,
@@ -157,6 +181,9 @@ async function move(
         },
       ]);
       outcome = { ok: true, balanceMinor, transferId };
+      await withMove?.(tx, transferId, entry!.seq);
+      await tx.putCommands([{ key, requestHash: hash, response: outcome }]);
+      return { ...outcome, seq: entry!.seq };
     }
     await tx.putCommands([{ key, requestHash: hash, response: outcome }]);
     return outcome;

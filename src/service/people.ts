@@ -188,7 +188,12 @@ export class People {
   async recordIdentity(userId: string, input: unknown, by: Actor): Promise<IdentityView> {
     const parsed = parseIdentity(input);
     if (!parsed.ok)
-      throw new PeopleRefusal('identity_invalid', parsed.error.message, undefined, parsed.error.issues);
+      throw new PeopleRefusal(
+        'identity_invalid',
+        parsed.error.message,
+        undefined,
+        parsed.error.issues,
+      );
     const identity = parsed.value;
     const digest = await this.digest(identity.documentType, identity.documentNumber);
     for (;;) {
@@ -206,7 +211,11 @@ export class People {
    * A user's identity, or undefined. A read by staff of someone else's is
    * recorded (Lei 8/2005) with its purpose, in its own short transaction.
    */
-  async readIdentity(userId: string, reader: Reader, purpose: string): Promise<IdentityView | undefined> {
+  async readIdentity(
+    userId: string,
+    reader: Reader,
+    purpose: string,
+  ): Promise<IdentityView | undefined> {
     const row = await this.store.registers.identity(userId);
     if (row !== undefined) await this.recordRead(userId, reader, purpose);
     return row === undefined ? undefined : toView(row);
@@ -238,15 +247,13 @@ export class People {
     return {
       exclusions: orders.map(toOrder),
       isWorker,
-      workerCauses: causes.map(
-        (c): WorkerCause => ({
-          id: c.id,
-          kind: c.kind as WorkerCause['kind'],
-          approvalReference: c.approvalReference,
-          from: c.from,
-          to: c.to,
-        }),
-      ),
+      workerCauses: causes.map((c): WorkerCause => ({
+        id: c.id,
+        kind: c.kind as WorkerCause['kind'],
+        approvalReference: c.approvalReference,
+        from: c.from,
+        to: c.to,
+      })),
       lunarNewYearDays: lunarNewYearDays(calendar),
     };
   }
@@ -299,7 +306,9 @@ export class People {
       .filter(
         (o) =>
           isBarredOn(o, date) &&
-          !(o.documentType === identity.documentType && o.documentNumber === identity.documentNumber) &&
+          !(
+            o.documentType === identity.documentType && o.documentNumber === identity.documentNumber
+          ) &&
           matchesByNameAndBirth(o, identity.fullName, identity.dateOfBirth),
       )
       .map((o) => ({
@@ -323,7 +332,10 @@ export class People {
       );
     const [outcome] = await this.storeOrders([parsed.value], by);
     if (outcome === 'exists')
-      throw new PeopleRefusal('exclusion_exists', `an order with id ${parsed.value.id} is on record`);
+      throw new PeopleRefusal(
+        'exclusion_exists',
+        `an order with id ${parsed.value.id} is on record`,
+      );
     return parsed.value;
   }
 
@@ -343,7 +355,9 @@ export class People {
   }
 
   private async storeOrders(orders: readonly ExclusionOrder[], by: Actor) {
-    const digests = await Promise.all(orders.map((o) => this.digest(o.documentType, o.documentNumber)));
+    const digests = await Promise.all(
+      orders.map((o) => this.digest(o.documentType, o.documentNumber)),
+    );
     return this.store.transaction(async (tx) => {
       const outcomes: ('recorded' | 'exists')[] = [];
       for (const [i, order] of orders.entries()) {
@@ -376,7 +390,11 @@ export class People {
   }
 
   /** Lei 10/2012, art. 6: a request to revoke, effective 30 days after `requestedOn`. */
-  async requestRevocation(orderId: string, requestedOn: string, by: Actor): Promise<ExclusionOrder> {
+  async requestRevocation(
+    orderId: string,
+    requestedOn: string,
+    by: Actor,
+  ): Promise<ExclusionOrder> {
     return this.store.transaction(async (tx) => {
       const row = await tx.registers.exclusion(orderId);
       if (row === undefined)
@@ -442,6 +460,30 @@ export class People {
       throw new PeopleRefusal('worker_cause_exists', `a cause with id ${input.id} is on record`);
     return input;
   }
+}
+
+/**
+ * The identity of an account that is no real person's: `cussec serve --demo`'s
+ * users (demonstration) and the tests' and benches' (simulated). Marked as
+ * such, as their tables' authorizations are; its document is of type `other`
+ * and made from the account's id, so no two accounts share one and none is a
+ * real person's.
+ */
+export function markedIdentity(
+  userId: string,
+  displayName: string,
+  kind: 'demonstration' | 'simulated',
+): Identity {
+  const tag = userId.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return {
+    fullName: displayName,
+    documentType: 'other',
+    documentNumber: `${kind === 'demonstration' ? 'DEMO' : 'SIM'}${tag}`.slice(0, 30),
+    issuingPlace: kind === 'demonstration' ? 'Demonstration' : 'Simulation',
+    dateOfBirth: '1990-01-01',
+    nationality: kind === 'demonstration' ? 'Demonstration' : 'Simulation',
+    kind,
+  };
 }
 
 /** A worker's cause as the routes pass it (validated there). */

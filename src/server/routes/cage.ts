@@ -61,11 +61,12 @@ export function cageRoutes(app: FastifyInstance, ctx: AppContext): void {
       body: cageBody,
       response: cageMoveAnswer,
       handler: async ({ params, body, user, idempotencyKey }) => {
-        const outcome = await cashierMove(ctx.store, kind, {
+        const outcome = await cashierMove(ctx.store, ctx.cash, kind, {
           playerId: params.playerId,
           amountMinor: body.amountMinor,
           cashierId: user.id,
           idempotencyKey: idempotencyKey ?? randomUUID(),
+          documentSighted: body.documentSighted ?? false,
         });
         if (!outcome.ok) throw fromRejection(outcome.rejection);
         ctx.metrics.count('cussec_cage_movements_total', { kind: path });
