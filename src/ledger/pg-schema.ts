@@ -315,6 +315,10 @@ ALTER TABLE sessions ADD COLUMN address TEXT;
 ALTER TABLE users DROP CONSTRAINT users_role_check;
 ALTER TABLE users ADD CONSTRAINT users_role_check
   CHECK (role IN ('player', 'croupier', 'supervisor', 'cashier', 'inspector', 'compliance'));
+-- Lei 10/2012, art. 11: the Macau SAR's account, where a barred player's net winnings go.
+ALTER TABLE accounts DROP CONSTRAINT accounts_kind_check;
+ALTER TABLE accounts ADD CONSTRAINT accounts_kind_check
+  CHECK (kind IN ('wallet', 'in-play', 'bankroll', 'cage', 'sar'));
 
 -- A person's identity (Lei 8/2005: personal data; never in the journal, which
 -- holds a keyed digest of the document). One row a user; every version of it is

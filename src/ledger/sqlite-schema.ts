@@ -282,6 +282,10 @@ PRAGMA writable_schema = ON;
 UPDATE sqlite_schema
   SET sql = replace(sql, '''cashier'', ''inspector'')', '''cashier'', ''inspector'', ''compliance'')')
   WHERE type = 'table' AND name = 'users';
+-- Lei 10/2012, art. 11: the Macau SAR's account, where a barred player's net winnings go.
+UPDATE sqlite_schema
+  SET sql = replace(sql, '(''wallet'', ''in-play'', ''bankroll'', ''cage'')', '(''wallet'', ''in-play'', ''bankroll'', ''cage'', ''sar'')')
+  WHERE type = 'table' AND name = 'accounts';
 PRAGMA writable_schema = RESET;
 
 -- A person's identity (Lei 8/2005: personal data; never in the journal, which

@@ -18,8 +18,15 @@ export const CURRENCIES: readonly Currency[] = ['MOP', 'HKD'];
  * - cage: the cashier. Deposits come from it and withdrawals go to it, so its
  *   balance is minus the money that came in from outside. May go negative.
  */
-export type AccountKind = 'wallet' | 'in-play' | 'bankroll' | 'cage';
-export const ACCOUNT_KINDS: readonly AccountKind[] = ['wallet', 'in-play', 'bankroll', 'cage'];
+/** `sar`: the Macau SAR's, where a barred player's net winnings go (Lei 10/2012, art. 11). */
+export type AccountKind = 'wallet' | 'in-play' | 'bankroll' | 'cage' | 'sar';
+export const ACCOUNT_KINDS: readonly AccountKind[] = [
+  'wallet',
+  'in-play',
+  'bankroll',
+  'cage',
+  'sar',
+];
 
 /** House accounts may go below zero; a player's wallet and a table's in-play may not. */
 export function mayGoNegative(kind: AccountKind): boolean {
@@ -27,6 +34,8 @@ export function mayGoNegative(kind: AccountKind): boolean {
 }
 
 export const CAGE_ACCOUNT_ID = 'cage';
+/** Lei 10/2012, art. 11: the Macau SAR's account. */
+export const SAR_ACCOUNT_ID = 'sar';
 
 export interface AccountInput {
   readonly id: string;

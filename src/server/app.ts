@@ -176,6 +176,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Who may play (Lei 10/2012, Instrução 1/2016): asked before every bet, on every path to a table.
   const people = new People({ store: options.store, calendar: () => holidays.calendar(), clock });
   const admission = new PeopleAdmission(people, options.store);
+  people.onChange(() => admission.changed());
   const service = new TableService({
     store: options.store,
     admission,

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ROLES, type Role, type Store, type User } from '../ledger/index.js';
-import { BUNDLED_HOLIDAY_YEARS, createCalendar } from '../compliance/index.js';
+import { bundledCalendar } from '../compliance/index.js';
 import { deposit, openWallet } from '../service/cage.js';
 import { markedIdentity, People } from '../service/people.js';
 import { newToken, SESSION_TTL_MS, tokenHash } from '../service/sessions.js';
@@ -47,7 +47,7 @@ export async function seedUsers(
   // Instrução 1/2016: nobody plays without an identity; the tests' are marked as simulated.
   const people = new People({
     store,
-    calendar: () => Promise.resolve(createCalendar(BUNDLED_HOLIDAY_YEARS)),
+    calendar: () => Promise.resolve(bundledCalendar()),
   });
   for (const user of users)
     await people.recordIdentity(

@@ -33,7 +33,7 @@ import {
 } from '../ledger/index.js';
 import { compilePaytable, type CompiledPaytable, type Paytable, settle } from '../rules/index.js';
 import { type PlacedBet, type RoundEvent, type Settlement, settlementOf } from '../table/index.js';
-import { transfersFor } from './money.js';
+import { forfeitsOf, forfeitTransfer, transfersFor } from './money.js';
 import { StandingBets } from './round-snapshot.js';
 
 /** What an audit checks, each a way it can fail. */
@@ -305,9 +305,42 @@ function replayEntry(
       entry.seq,
       `journal entry ${entry.seq}: table ${entry.tableId} was never created`,
     );
+  if (entry.type === 'winnings-forfeited') return replayForfeit(table, entry, currency);
   return isRoundEventEntry(entry)
     ? replayRoundEvent(table, entry.seq, entry.payload, currency)
     : [];
+}
+
+/**
+ * Lei 10/2012, art. 11: a forfeit is the player's net winnings of the round
+ * just paid, recomputed from the replayed bets and settlement (forfeitsOf).
+ */
+function replayForfeit(
+  table: TableReplay,
+  entry: Extract<JournalEntry, { type: 'winnings-forfeited' }>,
+  currency: Currency,
+): TransferInput[] {
+  const p = entry.payload;
+  const [want] = forfeitsOf(
+    p.tableId,
+    p.roundNo,
+    { bets: table.bets.list, settlement: table.settlement },
+    new Set([p.playerId]),
+  );
+  const same =
+    want !== undefined &&
+    p.tableId === entry.tableId &&
+    want.stakesMinor === p.stakesMinor &&
+    want.returnsMinor === p.returnsMinor &&
+    want.forfeitedMinor === p.forfeitedMinor &&
+    want.transferId === p.transferId;
+  if (!same)
+    return fail(
+      'settlement',
+      entry.seq,
+      `journal entry ${entry.seq}: the forfeit of ${p.playerId} in round ${p.roundNo} is not their net winnings (Lei 10/2012, art. 11)`,
+    );
+  return [forfeitTransfer(want, currency)];
 }
 
 function replayRoundEvent(

@@ -26,6 +26,8 @@ export const REGISTER_ENTRY_TYPES: ReadonlySet<string> = new Set([
   'user-created',
 ]);
 
+const BARRED: ReadonlySet<string> = new Set(['excluded', 'under_age', 'casino_worker']);
+
 export const ANSWER_TTL_MS = 60_000;
 /** Answers kept at most; past it the oldest go (a table of 20,000 players fits). */
 export const ANSWERS_MAX = 50_000;
@@ -71,6 +73,17 @@ export class PeopleAdmission implements BetAdmission {
     const view = await this.people.eligibility(playerId, atMs);
     if (view.refusal === null) return undefined;
     return { code: view.refusal.code, message: view.refusal.message, article: view.refusal.law };
+  }
+
+  /**
+   * Lei 10/2012, art. 11: the players barred from gaming now, whose net
+   * winnings of the round being paid revert to the Macau SAR. Barred means
+   * refused for what the person is (excluded, under age, a casino worker off
+   * the days allowed); not a missing identity, which no bet of theirs got past.
+   */
+  async barred(playerIds: readonly string[], atMs: number): Promise<ReadonlySet<string>> {
+    const answers = await Promise.all(playerIds.map((id) => this.admit(id, atMs)));
+    return new Set(playerIds.filter((_, i) => BARRED.has(answers[i]?.code ?? '')));
   }
 
   /** The registers changed (an entry of REGISTER_ENTRY_TYPES, on any node): every answer goes. */

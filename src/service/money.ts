@@ -4,6 +4,7 @@
  * money twice: the ledger answers "exists" for an id it already holds.
  */
 import {
+  SAR_ACCOUNT_ID,
   bankrollAccount,
   type Currency,
   inPlayAccount,
@@ -115,3 +116,52 @@ export function payoutTransfers(
   if (last !== undefined) transfers[transfers.length - 1] = { ...last, linked: false };
   return transfers;
 }
+
+/**
+ * Lei 10/2012, art. 11: a barred player's net winnings of a round (returns
+ * less stakes, when positive) revert to the Macau SAR, once the round is paid
+ * (docs/export-format.md: `winnings-forfeited`, the `art11-forfeit` transfer).
+ */
+export interface Forfeit {
+  readonly tableId: string;
+  readonly roundNo: number;
+  readonly playerId: string;
+  readonly stakesMinor: number;
+  readonly returnsMinor: number;
+  readonly forfeitedMinor: number;
+  readonly transferId: string;
+}
+
+/** Each listed player's forfeit of a paid round, in the order of their first bet; none without net winnings. */
+export function forfeitsOf(
+  tableId: string,
+  roundNo: number,
+  { bets, settlement }: RoundMoney,
+  barred: ReadonlySet<string>,
+): Forfeit[] {
+  if (settlement === null || barred.size === 0) return [];
+  const byPlayer = new Map<string, { stakesMinor: number; returnsMinor: number }>();
+  bets.forEach((bet, i) => {
+    if (!barred.has(bet.playerId)) return;
+    const sums = byPlayer.get(bet.playerId) ?? { stakesMinor: 0, returnsMinor: 0 };
+    sums.stakesMinor += bet.stakeMinor;
+    sums.returnsMinor += settlement.returnsMinor[i]!;
+    byPlayer.set(bet.playerId, sums);
+  });
+  return [...byPlayer].flatMap(([playerId, sums]) => {
+    const forfeitedMinor = sums.returnsMinor - sums.stakesMinor;
+    if (forfeitedMinor <= 0) return [];
+    const transferId = `forfeit:${tableId}:${roundNo}:${playerId}`;
+    return [{ tableId, roundNo, playerId, ...sums, forfeitedMinor, transferId }];
+  });
+}
+
+export const forfeitTransfer = (forfeit: Forfeit, currency: Currency): TransferInput => ({
+  id: forfeit.transferId,
+  debitAccountId: walletAccount(forfeit.playerId).id,
+  creditAccountId: SAR_ACCOUNT_ID,
+  amountMinor: forfeit.forfeitedMinor,
+  currency,
+  kind: 'art11-forfeit',
+  reference: roundReference(forfeit.tableId, forfeit.roundNo),
+});

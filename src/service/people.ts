@@ -156,10 +156,24 @@ export class People {
   readonly store: Store;
   private readonly clock: () => number;
   private key: Promise<Buffer> | undefined;
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly options: PeopleOptions) {
     this.store = options.store;
     this.clock = options.clock ?? Date.now;
+  }
+
+  /**
+   * Calls `listener` after this node changes the registers (an identity, an
+   * order, a revocation, a cause), at once; the other nodes hear of it from
+   * the journal (Floor's registersChanged).
+   */
+  onChange(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
   }
 
   /** The HMAC key of document digests, made once per database (Registers.documentDigestKey). */
@@ -202,7 +216,10 @@ export class People {
           throw new ServiceRefusal('unknown_user', `there is no user "${userId}"`);
         return writeIdentity(tx, userId, identity, digest, by);
       });
-      if (written !== undefined) return toView(written);
+      if (written !== undefined) {
+        this.changed();
+        return toView(written);
+      }
       // Another correction won the version: read it again and write ours after it.
     }
   }
@@ -331,6 +348,7 @@ export class People {
         parsed.error.issues,
       );
     const [outcome] = await this.storeOrders([parsed.value], by);
+    this.changed();
     if (outcome === 'exists')
       throw new PeopleRefusal(
         'exclusion_exists',
@@ -347,6 +365,7 @@ export class People {
   async loadExclusions(text: string, format: 'json' | 'csv', by: Actor) {
     const file = parseExclusionFile(text, format);
     const outcomes = file.orders.length === 0 ? [] : await this.storeOrders(file.orders, by);
+    this.changed();
     return {
       recorded: outcomes.filter((o) => o === 'recorded').length,
       existing: file.orders.filter((_, i) => outcomes[i] === 'exists').map((o) => o.id),
@@ -395,7 +414,7 @@ export class People {
     requestedOn: string,
     by: Actor,
   ): Promise<ExclusionOrder> {
-    return this.store.transaction(async (tx) => {
+    const revoked = await this.store.transaction(async (tx) => {
       const row = await tx.registers.exclusion(orderId);
       if (row === undefined)
         throw new PeopleRefusal('exclusion_unknown', `there is no exclusion order "${orderId}"`);
@@ -417,6 +436,8 @@ export class People {
       ]);
       return revoked.value;
     });
+    this.changed();
+    return revoked;
   }
 
   /** Orders in id order (the register's page). */
@@ -458,6 +479,7 @@ export class People {
     });
     if (!recorded)
       throw new PeopleRefusal('worker_cause_exists', `a cause with id ${input.id} is on record`);
+    this.changed();
     return input;
   }
 }

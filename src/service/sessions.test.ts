@@ -2,6 +2,9 @@ import { expect, it } from 'vitest';
 import { withStores } from '../ledger/testing.js';
 import { createUser, setDisabled } from './accounts.js';
 import { cashierMove, playerBalances, walletBalanceMinor } from './cage.js';
+import { bundledCalendar } from '../compliance/index.js';
+import { CashChecks } from './cash-checks.js';
+import { markedIdentity, People } from './people.js';
 import { ServiceRefusal } from './refusal.js';
 import { checkCredentials, sessionLive, startSession, tokenHash } from './sessions.js';
 
@@ -56,21 +59,25 @@ withStores('sessions and the cage as services', (h) => {
       { username: 'c1', password: PASSWORD, role: 'croupier', displayName: 'C' },
       'test',
     );
+    const people = new People({ store, calendar: () => Promise.resolve(bundledCalendar()) });
+    await people.recordIdentity(player.id, markedIdentity(player.id, 'P', 'simulated'), 'test');
+    const checks = new CashChecks(people, store);
     const request = (playerId: string, key: string) => ({
       playerId,
       amountMinor: 500,
       cashierId: 'cashier',
       idempotencyKey: key,
+      documentSighted: false,
     });
-    expect(await cashierMove(store, 'deposit', request(croupier.id, 'k1'))).toMatchObject({
+    expect(await cashierMove(store, checks, 'deposit', request(croupier.id, 'k1'))).toMatchObject({
       ok: false,
       rejection: { code: 'unknown_player' },
     });
-    expect(await cashierMove(store, 'deposit', request('nobody', 'k2'))).toMatchObject({
+    expect(await cashierMove(store, checks, 'deposit', request('nobody', 'k2'))).toMatchObject({
       ok: false,
       rejection: { code: 'unknown_player' },
     });
-    expect(await cashierMove(store, 'deposit', request(player.id, 'k3'))).toMatchObject({
+    expect(await cashierMove(store, checks, 'deposit', request(player.id, 'k3'))).toMatchObject({
       ok: true,
       balanceMinor: 500,
     });

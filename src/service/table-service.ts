@@ -79,6 +79,7 @@ export class TableService {
         this.notifyCommit(tableId, entries),
       observe: options.observe,
       placement: options.placement,
+      admission: options.admission,
     };
     this.lanes = new Lanes({
       batchMax: options.batchCommandsMax ?? 2_000,

@@ -7,7 +7,7 @@
  * the liability cap and the between-rounds rule are its.
  */
 import { type JournalEntry, type JournalInput, typedRecord } from '../../journal/index.js';
-import { type TransferInput, type Tx, walletAccount } from '../../ledger/index.js';
+import { SAR_ACCOUNT_ID, type TransferInput, type Tx, walletAccount } from '../../ledger/index.js';
 import { type RandomSource, type SealedRoll, sealRoll } from '../../dice/index.js';
 import type { RollKeyring } from '../../dice/roll-key.js';
 import {
@@ -16,7 +16,7 @@ import {
   type RoundEvent,
   transition,
 } from '../../table/index.js';
-import { transfersFor } from '../money.js';
+import { forfeitsOf, forfeitTransfer, type RoundMoney, transfersFor } from '../money.js';
 import { RECENT_ROUNDS_MAX, type RoundHeader, toHeader } from '../round-snapshot.js';
 import { storedHeader } from '../stored-header.js';
 import { tableSnapshot } from './cache.js';
@@ -43,6 +43,8 @@ export interface BatchOptions {
   readonly deferMoney: boolean;
   /** Seals drawn by trigger-shaker, by position in the batch, kept across attempts. */
   readonly seals: Map<number, SealedRoll>;
+  /** Which of these players are barred from gaming (Lei 10/2012, art. 11); none when absent. */
+  readonly barred: ((playerIds: readonly string[]) => Promise<ReadonlySet<string>>) | undefined;
 }
 
 export class DeferredMoneyRefused extends Error {
@@ -59,6 +61,8 @@ interface Pending {
   readonly wallet: string | undefined;
   /** Each wallet's change by this command's transfers. */
   readonly walletDeltas: ReadonlyMap<string, number>;
+  /** Entries journaled right after the events: a paid round's forfeits (Lei 10/2012, art. 11). */
+  readonly after: readonly JournalInput[];
 }
 
 const WALLET_PREFIX = walletAccount('').id;
@@ -136,6 +140,7 @@ export class BatchRun {
     if (!result.ok) return { ok: false, rejection: result.rejection };
     if (result.events.length === 0) return { ok: true, events: [] };
     const transfers = result.events.flatMap((e) => transfersFor(e, result.state, this.tx.currency));
+    const after = await this.forfeits(result.events, result.state, transfers);
     const wallet =
       command.type === 'place-bet' || command.type === 'withdraw-bet'
         ? walletAccount(command.playerId).id
@@ -158,8 +163,35 @@ export class BatchRun {
       events: [...result.events],
       wallet,
       walletDeltas: walletDeltas(transfers),
+      after,
     });
     return { ok: true, events: [] };
+  }
+
+  /**
+   * Lei 10/2012, art. 11: when a round is paid, the net winnings of each of
+   * its players who is barred from gaming now (an exclusion begun while their
+   * bets stood, say) revert to the Macau SAR: a transfer after the payouts
+   * (added to `transfers`) and a `winnings-forfeited` entry after the event.
+   */
+  private async forfeits(
+    events: readonly RoundEvent[],
+    round: RoundMoney,
+    transfers: TransferInput[],
+  ): Promise<JournalInput[]> {
+    const paid = events.find((e) => e.type === 'prizes-paid');
+    if (paid === undefined || this.options.barred === undefined || round.bets.length === 0)
+      return [];
+    const barred = await this.options.barred([...new Set(round.bets.map((b) => b.playerId))]);
+    const forfeits = forfeitsOf(paid.tableId, paid.roundNo, round, barred);
+    if (forfeits.length === 0) return [];
+    await this.tx.createAccounts([{ id: SAR_ACCOUNT_ID, kind: 'sar' }]);
+    for (const forfeit of forfeits) transfers.push(forfeitTransfer(forfeit, this.tx.currency));
+    return forfeits.map((payload) => ({
+      tableId: payload.tableId,
+      type: 'winnings-forfeited',
+      payload,
+    }));
   }
 
   /** The electronic shaker draws and seals the roll now, before betting opens (Art. 2.1). */
@@ -184,9 +216,10 @@ export class BatchRun {
       !(await this.tx.postTransfers(this.deferred, { balancesOf: wallets })).ok
     )
       throw new DeferredMoneyRefused();
-    const inputs: JournalInput[] = this.pending.flatMap((p) =>
-      p.events.map((event) => ({ tableId: event.tableId, ...typedRecord(event) })),
-    );
+    const inputs: JournalInput[] = this.pending.flatMap((p) => [
+      ...p.events.map((event) => ({ tableId: event.tableId, ...typedRecord(event) })),
+      ...p.after,
+    ]);
     // Read before the journal's append, which on PostgreSQL holds the chain's head until commit.
     const balances = await this.balancesAfter(wallets);
     const extra = this.draft.entries;
@@ -197,6 +230,7 @@ export class BatchRun {
     let at = 0;
     this.pending.forEach((p, i) => {
       const events = p.events.map((event) => ({ seq: entries[at++]!.seq, event }));
+      at += p.after.length;
       const balanceMinor = balances[i];
       outcomes[p.outcomeIndex] =
         balanceMinor === undefined ? { ok: true, events } : { ok: true, events, balanceMinor };

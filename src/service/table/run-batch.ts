@@ -13,6 +13,7 @@ import type { TableCache } from './cache.js';
 import { rebuildReplays, type Replay } from './idempotency.js';
 import type { Job } from './lanes.js';
 import {
+  type BetAdmission,
   type BatchTiming,
   type CommandOutcome,
   type CommandPlacement,
@@ -31,6 +32,8 @@ export interface BatchContext {
   readonly notifyCommit: (tableId: string, entries: readonly JournalEntry[]) => void;
   readonly observe: ((timing: BatchTiming) => void) | undefined;
   readonly placement: CommandPlacement | undefined;
+  /** Who is barred when a round is paid (Lei 10/2012, art. 11); none without it. */
+  readonly admission: BetAdmission | undefined;
 }
 
 interface BatchResult {
@@ -50,9 +53,16 @@ export async function runBatch(
   // A second attempt of the batch shakes the same dice as the first.
   const seals = new Map<number, SealedRoll>();
   const attempt = (deferMoney: boolean) =>
-    ctx.store.transaction((tx) => batchInTx(ctx, tx, tableId, jobs, now, { deferMoney, seals }), {
-      nowMs: now,
-    });
+    ctx.store.transaction(
+      (tx) =>
+        batchInTx(ctx, tx, tableId, jobs, now, {
+          deferMoney,
+          seals,
+          barred:
+            ctx.admission === undefined ? undefined : (ids) => ctx.admission!.barred(ids, now),
+        }),
+      { nowMs: now },
+    );
   let result: BatchResult;
   const began = performance.now();
   try {

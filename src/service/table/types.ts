@@ -115,9 +115,16 @@ export interface CommandRequest {
   readonly idempotencyKey?: string;
 }
 
-/** Whether a player may place a bet now (src/service/bet-admission.ts). */
+/** Who may play (src/service/bet-admission.ts): asked before a bet, and when a round is paid. */
 export interface BetAdmission {
+  /** A refusal of the player's bet now, or undefined. */
   admit(playerId: string, atMs: number): Promise<ServiceRejection | undefined>;
+  /**
+   * Lei 10/2012, art. 11: which of these players are barred from gaming now
+   * (excluded, under age, a casino worker off the days allowed), whose net
+   * winnings of the round being paid revert to the Macau SAR.
+   */
+  barred(playerIds: readonly string[], atMs: number): Promise<ReadonlySet<string>>;
 }
 
 export interface TableServiceOptions {
