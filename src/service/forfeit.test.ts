@@ -19,7 +19,12 @@ import { type CommandRequest, TableService } from './table-service.js';
 const T = 'LV1';
 type Command = CommandRequest['command'];
 
-async function player(store: Store, people: People, id: string): Promise<void> {
+async function player(
+  store: Store,
+  people: People,
+  id: string,
+  fundMinor = 100_000,
+): Promise<void> {
   await store.transaction((tx) =>
     tx.createUser({ id, username: id, displayName: id, role: 'player', passwordHash: 'scrypt$x' }),
   );
@@ -27,13 +32,13 @@ async function player(store: Store, people: People, id: string): Promise<void> {
   await openWallet(store, id);
   await deposit(store, {
     playerId: id,
-    amountMinor: 100_000,
+    amountMinor: fundMinor,
     cashierId: 'test',
     idempotencyKey: `fund-${id}`,
   });
 }
 
-async function lever(store: Store) {
+async function lever(store: Store, stakeMinorMax?: number) {
   const people = new People({ store, calendar: () => Promise.resolve(bundledCalendar()) });
   const admission = new PeopleAdmission(people, store);
   people.onChange(() => admission.changed());
@@ -42,6 +47,9 @@ async function lever(store: Store) {
     ...simulatedTableSettings(T),
     shaker: 'lever',
     bettingTimerMs: null,
+    ...(stakeMinorMax === undefined
+      ? {}
+      : { stakeMinorMax, liabilityMinorMax: stakeMinorMax * 200 }),
   });
   const run = async (command: Command) => {
     const outcome = await service.execute({ tableId: T, command });
@@ -89,6 +97,25 @@ const selfExclusion = (id: string, playerId: string) => {
 };
 
 withStores('Lei 10/2012, art. 11: a barred player forfeits the net winnings', (h) => {
+  it('records a bet and a payout of the threshold or more in the large-transaction register (Instrução 1/2016)', async () => {
+    const store = await h.open();
+    const t = await lever(store, 60_000_000);
+    await player(store, t.people, 'pa', 200_000_000);
+    await t.open();
+    const big = await t.bet('a1', 'pa', 'big', 50_000_000);
+    expect(big.ok ? 'ok' : big.rejection.code).toBe('ok');
+    expect((await t.bet('a2', 'pa', 'small', 1_000)).ok).toBe(true);
+    await t.close([4, 5, 6]);
+    const rows = await store.registers.largeTransactions({ fromMs: 0, toMs: Date.now() + 1 });
+    expect(rows.map((r) => [r.kind, r.amountMinor, r.tableId])).toEqual([
+      ['bet', 50_000_000, T],
+      ['payout', 100_000_000, T],
+    ]);
+    const entries = await store.readJournal({ fromSeq: 0, limit: 1_000 });
+    expect(entries.filter((e) => e.type === 'large-transaction-recorded')).toHaveLength(2);
+    expect(await audit(store)).toMatchObject({ ok: true });
+  });
+
   it('settles the round, then moves the excluded player’s net winnings to the SAR, once', async () => {
     const store = await h.open();
     const t = await lever(store);

@@ -16,6 +16,7 @@ import {
   type RoundEvent,
   transition,
 } from '../../table/index.js';
+import { DEFAULT_LARGE_CASH_THRESHOLD_MINOR } from '../../compliance/index.js';
 import { forfeitsOf, forfeitTransfer, type RoundMoney, transfersFor } from '../money.js';
 import { RECENT_ROUNDS_MAX, type RoundHeader, toHeader } from '../round-snapshot.js';
 import { storedHeader } from '../stored-header.js';
@@ -140,7 +141,10 @@ export class BatchRun {
     if (!result.ok) return { ok: false, rejection: result.rejection };
     if (result.events.length === 0) return { ok: true, events: [] };
     const transfers = result.events.flatMap((e) => transfersFor(e, result.state, this.tx.currency));
-    const after = await this.forfeits(result.events, result.state, transfers);
+    const after = [
+      ...(await this.largeStakes(result.events, transfers)),
+      ...(await this.forfeits(result.events, result.state, transfers)),
+    ];
     const wallet =
       command.type === 'place-bet' || command.type === 'withdraw-bet'
         ? walletAccount(command.playerId).id
@@ -166,6 +170,66 @@ export class BatchRun {
       after,
     });
     return { ok: true, events: [] };
+  }
+
+  /**
+   * Instrução 1/2016: a bet, or a payout, of the threshold or more is
+   * recorded as the cage records large cash: its row in the register (the
+   * player's document) and a `large-transaction-recorded` entry after the
+   * event (its digest), in the batch's transaction. Every bettor has an
+   * identity: the admission refuses bets without one.
+   */
+  private async largeStakes(
+    events: readonly RoundEvent[],
+    transfers: readonly TransferInput[],
+  ): Promise<JournalInput[]> {
+    const threshold = DEFAULT_LARGE_CASH_THRESHOLD_MINOR[this.tx.currency];
+    const large: { id: string; playerId: string; amountMinor: number; kind: string }[] = [];
+    for (const e of events)
+      if (e.type === 'bet-placed' && e.bet.stakeMinor >= threshold)
+        large.push({
+          id: `bet:${e.tableId}:${e.roundNo}:${e.bet.betId}`,
+          playerId: e.bet.playerId,
+          amountMinor: e.bet.stakeMinor,
+          kind: 'bet',
+        });
+    if (events.some((e) => e.type === 'prizes-paid'))
+      for (const t of transfers)
+        if (t.kind === 'payout' && t.amountMinor >= threshold)
+          large.push({
+            id: t.id,
+            playerId: t.creditAccountId.slice(WALLET_PREFIX.length),
+            amountMinor: t.amountMinor,
+            kind: 'payout',
+          });
+    const entries: JournalInput[] = [];
+    for (const l of large) {
+      const person = await this.tx.registers.identity(l.playerId);
+      await this.tx.registers.insertLargeTransaction({
+        ...l,
+        atMs: this.now,
+        documentType: person?.documentType ?? '',
+        documentNumber: person?.documentNumber ?? '',
+        reason: 'single',
+        by: null,
+        tableId: this.draft.config.tableId,
+        sighted: false,
+        journalSeq: null,
+      });
+      entries.push({
+        tableId: null,
+        type: 'large-transaction-recorded',
+        payload: {
+          ...l,
+          documentDigest: person?.documentDigest ?? '0'.repeat(64),
+          reason: 'single',
+          sighted: false,
+          by: null,
+          tableId: this.draft.config.tableId,
+        },
+      });
+    }
+    return entries;
   }
 
   /**
