@@ -60,3 +60,16 @@ export function displayWidth(text: string): number {
         : 1;
   return width;
 }
+
+// C0 and C1 control characters, and DEL.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text read from a file or a register, as a terminal may show it: control
+ * characters (line breaks, escape sequences) written as `\u001b`, so that a
+ * value can neither break a line of the output nor move the cursor.
+ */
+export function printable(text: string): string {
+  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -718,6 +718,7 @@ export const recalledRoundAnswer = z.strictObject({
         balanceAfterMinor: int.nullable(),
         stakedMinor: int,
         returnedMinor: int.nullable(),
+        forfeitedMinor: int,
       }),
     )
     .readonly(),

@@ -9,6 +9,7 @@ import { bundledCalendar, macauDate } from '../compliance/index.js';
 import { SAR_ACCOUNT_ID, type Store, walletAccount } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
 import { audit } from './audit-runner.js';
+import { recallRounds } from './recall.js';
 import { PeopleAdmission } from './bet-admission.js';
 import { deposit, openWallet } from './cage.js';
 import { exportBytes, verifyBytes } from './export/testing.js';
@@ -152,6 +153,13 @@ withStores('Lei 10/2012, art. 11: a barred player forfeits the net winnings', (h
       forfeitedMinor: 1_000,
       transferId: `forfeit:${T}:1:pa`,
     });
+    const [recalled] = (await recallRounds(store, T, 1))!;
+    expect(
+      recalled!.players.map((p) => [p.playerId, p.forfeitedMinor, p.balanceAfterMinor]),
+    ).toEqual([
+      ['pa', 1_000, 100_000],
+      ['pb', 0, 101_000],
+    ]);
     expect(await audit(store)).toMatchObject({ ok: true, rounds: 1 });
     const verdict = verifyBytes(await exportBytes(store));
     expect(verdict).toMatchObject({ ok: true });

@@ -125,6 +125,7 @@ withStores('game recall', (h) => {
         balanceAfterMinor: 95_000 + returned.alice,
         stakedMinor: 5_000,
         returnedMinor: returned.alice,
+        forfeitedMinor: 0,
       },
       {
         playerId: 'bob',
@@ -133,6 +134,7 @@ withStores('game recall', (h) => {
         balanceAfterMinor: 96_000 + returned.bob,
         stakedMinor: 4_000,
         returnedMinor: returned.bob,
+        forfeitedMinor: 0,
       },
     ]);
     // Round 2 starts from where round 1 left alice, and nothing is paid yet.
@@ -144,6 +146,7 @@ withStores('game recall', (h) => {
         balanceAfterMinor: 94_000 + returned.alice,
         stakedMinor: 1_000,
         returnedMinor: second!.bets[0]!.returnedMinor,
+        forfeitedMinor: 0,
       },
     ]);
   });

@@ -93,6 +93,11 @@ export interface RecalledPlayer {
   readonly stakedMinor: number;
   /** What the settlement returned to the player, null until it settles. */
   readonly returnedMinor: number | null;
+  /**
+   * Lei 10/2012, art. 11: the net winnings of the round that went to the
+   * Macau SAR because the player was barred from gaming when it was paid; 0 when none.
+   */
+  readonly forfeitedMinor: number;
 }
 
 export interface RecalledRound {
@@ -136,6 +141,12 @@ export async function recallRounds(
   const changes: AuthorizationChange[] = [];
   for await (const entry of readTableJournal(store, tableId, wanted[0]!.seq)) {
     if (entry.type === 'table-settings-changed') changes.push(authorizationOf(entry));
+    if (entry.type === 'winnings-forfeited') {
+      builders
+        .get(entry.payload.roundNo)
+        ?.forfeit(entry.payload.playerId, entry.payload.forfeitedMinor);
+      continue;
+    }
     if (!isRoundEventEntry(entry)) continue;
     builders.get(entry.payload.roundNo)?.add(entry);
   }
@@ -207,11 +218,17 @@ class RoundBuilder {
   private winningSpots: readonly string[] = [];
   private settled = false;
   private totalReturnedMinor: number | null = null;
+  private readonly forfeits = new Map<string, number>();
 
   constructor(
     readonly tableId: string,
     readonly roundNo: number,
   ) {}
+
+  /** Lei 10/2012, art. 11: the player's net winnings of this round went to the SAR. */
+  forfeit(playerId: string, forfeitedMinor: number): void {
+    this.forfeits.set(playerId, (this.forfeits.get(playerId) ?? 0) + forfeitedMinor);
+  }
 
   add(entry: JournalEntryOf<EventType>): void {
     const event = entry.payload;
@@ -351,6 +368,7 @@ class RoundBuilder {
         balanceAfterMinor: balance?.after ?? null,
         stakedMinor: sum(own.map((b) => b.stakeMinor)),
         returnedMinor: this.settled ? sum(own.map((b) => b.returnedMinor ?? 0)) : null,
+        forfeitedMinor: this.forfeits.get(playerId) ?? 0,
       };
     });
     return {

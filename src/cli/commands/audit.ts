@@ -4,13 +4,12 @@
  * one snapshot, so it may run beside a live floor.
  */
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
 import { AuditCheckpointError } from '../../service/audit.js';
 import { audit, parseAuditFrom } from '../../service/audit-runner.js';
-import { isPostgresUrl, openExistingStore } from '../../service/open-store.js';
 import { CheckFailed, InputError } from '../errors.js';
 import { grouped } from '../format.js';
 import type { Io } from '../io.js';
+import { withExistingStore } from '../store.js';
 
 interface AuditOptions {
   readonly db: string;
@@ -33,17 +32,13 @@ export function registerAudit(program: Command, io: Io): void {
     )
     .option('--json', 'print the verdict as JSON')
     .action(async (options: AuditOptions) => {
-      if (!isPostgresUrl(options.db) && !existsSync(options.db)) {
-        throw new InputError(`no database at ${options.db}`);
-      }
       const from = parseAuditFrom(options.from);
       if (from === undefined)
         throw new InputError(
           `--from must be SEQ:HASH (a seq and a 64-digit hex hash), latest or genesis, not ${options.from}`,
         );
       // Opened for its currency and its migrations; the audit reads on a connection of its own.
-      const store = await openExistingStore(options.db);
-      try {
+      await withExistingStore(options.db, async (store) => {
         const result = await audit(store, { from }).catch((error: unknown) => {
           if (error instanceof AuditCheckpointError) throw new InputError(error.message);
           throw error;
@@ -66,8 +61,6 @@ export function registerAudit(program: Command, io: Io): void {
               `checked up to journal entry ${result.checkedTo.seq} (hash ${result.checkedTo.hash}).\n`,
           );
         }
-      } finally {
-        await store.close();
-      }
+      });
     });
 }

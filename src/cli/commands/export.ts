@@ -10,10 +10,10 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { exportJournal } from '../../service/export/export-runner.js';
 import { ExportRequestError } from '../../service/export/write-export.js';
-import { isPostgresUrl, openExistingStore } from '../../service/open-store.js';
 import { InputError } from '../errors.js';
 import { grouped } from '../format.js';
 import type { Io } from '../io.js';
+import { withExistingStore } from '../store.js';
 
 interface ExportCliOptions {
   readonly db: string;
@@ -35,14 +35,11 @@ export function registerExport(program: Command, io: Io): void {
     .action(async (options: ExportCliOptions) => {
       const fromSeq = seqOption(options.fromSeq, '--from-seq');
       const toSeq = seqOption(options.toSeq, '--to-seq');
-      if (!isPostgresUrl(options.db) && !existsSync(options.db))
-        throw new InputError(`no database at ${options.db}`);
       const out = resolve(options.out);
       if (!existsSync(dirname(out)) || !statSync(dirname(out)).isDirectory())
         throw new InputError(`--out: no folder ${dirname(out)}`);
       // Opened for its currency and its migrations; the export reads on a connection of its own.
-      const store = await openExistingStore(options.db);
-      try {
+      await withExistingStore(options.db, async (store) => {
         const written = await exportJournal(
           store,
           { fromSeq, toSeq, tableId: options.table ?? null },
@@ -61,9 +58,7 @@ export function registerExport(program: Command, io: Io): void {
             `anchor ${anchor.seq}:${anchor.hash}\nlast   ${last.seq}:${last.hash}\n` +
             `Check it with: node verifier/cussec-verify.mjs ${options.out}\n`,
         );
-      } finally {
-        await store.close();
-      }
+      });
     });
 }
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Io } from '../io.js';
 import { registerAudit } from './audit.js';
 import { registerBackup } from './backup.js';
+import { registerExclusions } from './exclusions.js';
 import { registerExport } from './export.js';
 import { registerServe } from './serve.js';
 import { registerOdds } from './odds.js';
@@ -31,4 +32,5 @@ export const COMMANDS: readonly Register[] = [
   registerRecall,
   registerReport,
   registerUsers,
+  registerExclusions,
 ];

@@ -3,10 +3,8 @@
  * rounds of a table — bets, rolls, dice with their commitment and nonce (or the
  * croupier who read them), wins, and each player's wallet before and after.
  */
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Store } from '../../ledger/index.js';
-import { isPostgresUrl, openExistingStore } from '../../service/open-store.js';
 import {
   RECALL_ROUNDS_DEFAULT,
   RECALL_ROUNDS_MAX,
@@ -17,6 +15,7 @@ import { authorizationText } from '../../service/table-settings.js';
 import { InputError } from '../errors.js';
 import { grouped, table } from '../format.js';
 import type { Io } from '../io.js';
+import { withExistingStore } from '../store.js';
 
 interface RecallOptions {
   readonly db: string;
@@ -42,10 +41,7 @@ export function registerRecall(program: Command, io: Io): void {
           `--rounds must be a whole number from 1 to ${RECALL_ROUNDS_MAX}, got "${options.rounds}"`,
         );
       }
-      if (!isPostgresUrl(options.db) && !existsSync(options.db))
-        throw new InputError(`no database at ${options.db}`);
-      const store = await openExistingStore(options.db);
-      try {
+      await withExistingStore(options.db, async (store) => {
         const recalled = await recallRounds(store, options.table, rounds);
         if (recalled === undefined) throw new InputError(`there is no table "${options.table}"`);
         io.stdout.write(
@@ -53,9 +49,7 @@ export function registerRecall(program: Command, io: Io): void {
             ? JSON.stringify({ tableId: options.table, rounds: recalled }, null, 2) + '\n'
             : toText(options.table, recalled, store),
         );
-      } finally {
-        await store.close();
-      }
+      });
     });
 }
 

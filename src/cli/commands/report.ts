@@ -3,7 +3,7 @@
  * a table's figures for one Macau day — rounds, void rolls, handle, payouts,
  * hold actual against theoretical, the biggest win — read from the journal.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { dayNumber } from '../../compliance/index.js';
 import {
@@ -12,9 +12,9 @@ import {
   type ReportFormat,
   renderTableDay,
 } from '../../service/daily-report.js';
-import { isPostgresUrl, openExistingStore } from '../../service/open-store.js';
 import { InputError } from '../errors.js';
 import type { Io } from '../io.js';
+import { withExistingStore } from '../store.js';
 
 interface ReportOptions {
   readonly db: string;
@@ -39,10 +39,7 @@ export function registerReport(program: Command, io: Io): void {
       const format = checkFormat(options.format);
       if (dayNumber(options.date) === null)
         throw new InputError(`--date must be a YYYY-MM-DD date, got "${options.date}"`);
-      if (!isPostgresUrl(options.db) && !existsSync(options.db))
-        throw new InputError(`no database at ${options.db}`);
-      const store = await openExistingStore(options.db);
-      try {
+      await withExistingStore(options.db, async (store) => {
         const day = await readTableDay(store, options.table, options.date);
         if (day === undefined) throw new InputError(`there is no table "${options.table}"`);
         const rendered = renderTableDay(day, format, Date.now());
@@ -55,9 +52,7 @@ export function registerReport(program: Command, io: Io): void {
         io.stdout.write(
           `Wrote ${options.out}: table ${day.tableId}, ${day.date}, ${rounds} rounds, ${bets} bets.\n`,
         );
-      } finally {
-        await store.close();
-      }
+      });
     });
 }
 

@@ -6,14 +6,12 @@
  * a reset password must be changed at the next sign-in. A running server sees
  * the change at its next request; its open sockets close at their next check.
  */
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Store, User } from '../../ledger/index.js';
-import { isPostgresUrl, openExistingStore } from '../../service/open-store.js';
 import { listUsers, resetPassword, setDisabled, userNamed } from '../../service/accounts.js';
-import { ServiceRefusal } from '../../service/refusal.js';
 import { InputError } from '../errors.js';
 import type { Io } from '../io.js';
+import { withExistingStore } from '../store.js';
 
 interface DbOptions {
   readonly db: string;
@@ -33,7 +31,7 @@ export function registerUsers(program: Command, io: Io): void {
     .description('every user: id, username, role, and whether disabled or due a password change')
     .requiredOption('--db <path|url>', 'a SQLite file or a postgres:// URL')
     .action((options: DbOptions) =>
-      withStore(options.db, async (store) => {
+      withExistingStore(options.db, async (store) => {
         for (const u of await listUsers(store, USERS_LISTED_MAX)) io.stdout.write(`${line(u)}\n`);
       }),
     );
@@ -46,7 +44,7 @@ export function registerUsers(program: Command, io: Io): void {
       .description(disabled ? 'refuse sign-in and end every session' : 'allow sign-in again')
       .requiredOption('--db <path|url>', 'a SQLite file or a postgres:// URL')
       .action((username: string, options: DbOptions) =>
-        withStore(options.db, async (store) => {
+        withExistingStore(options.db, async (store) => {
           const user = await byName(store, username);
           io.stdout.write(`${line(await setDisabled(store, user.id, disabled, CLI_ACTOR))}\n`);
         }),
@@ -57,7 +55,7 @@ export function registerUsers(program: Command, io: Io): void {
     .description('set a password (from CUSSEC_NEW_PASSWORD) that must be changed at next sign-in')
     .requiredOption('--db <path|url>', 'a SQLite file or a postgres:// URL')
     .action((username: string, options: DbOptions) =>
-      withStore(options.db, async (store) => {
+      withExistingStore(options.db, async (store) => {
         // From the environment, not an argument: arguments show in `ps` and shell history.
         const password = process.env['CUSSEC_NEW_PASSWORD'];
         if (password === undefined || password === '')
@@ -73,20 +71,6 @@ function line(u: User): string {
     .filter((f) => f !== '')
     .join(',');
   return [u.id, u.username, u.role, flags].join('\t').trimEnd();
-}
-
-async function withStore(db: string, work: (store: Store) => Promise<void>): Promise<void> {
-  if (!isPostgresUrl(db) && !existsSync(db)) throw new InputError(`no database at ${db}`);
-  const store = await openExistingStore(db);
-  try {
-    await work(store);
-  } catch (error) {
-    // The service's refusals (a weak password, an unknown user) are the user's input here.
-    if (error instanceof ServiceRefusal) throw new InputError(`${error.message} (${error.code})`);
-    throw error;
-  } finally {
-    await store.close();
-  }
 }
 
 async function byName(store: Store, username: string): Promise<User> {
