@@ -405,15 +405,35 @@ export class Registers {
     );
   }
 
-  /** Whether a staff account's identity has this document (Lei 10/2012, art. 2: a casino worker). */
+  /**
+   * Whether an enabled staff account's identity has this document (Lei
+   * 10/2012, art. 2: a casino worker); a disabled account is a former worker's.
+   */
   async isStaffDocument(documentType: string, documentNumber: string): Promise<boolean> {
     const row = await this.one<{ n: number }>(
       `SELECT COUNT(*) AS n FROM identities i JOIN users u ON u.id = i.user_id
-        WHERE i.document_type = ? AND i.document_number = ? AND u.role <> 'player'`,
+        WHERE i.document_type = ? AND i.document_number = ? AND u.role <> 'player' AND NOT u.disabled`,
       documentType,
       documentNumber,
     );
     return Number(row?.n ?? 0) > 0;
+  }
+
+  /**
+   * A player's cash at the cage (deposits and withdrawals: the transfers with
+   * reference `player:<id>`) posted at or after `sinceMs`, oldest first, by
+   * the reference index; inside a transaction, its own transfers included.
+   */
+  cashSince(
+    playerId: string,
+    sinceMs: number,
+  ): Promise<{ id: string; kind: 'deposit' | 'withdrawal'; amountMinor: number; atMs: number }[]> {
+    return this.sql.all(
+      `SELECT id, kind, amount_minor AS "amountMinor", created_at_ms AS "atMs" FROM transfers
+        WHERE reference = ? AND created_at_ms >= ? AND kind IN ('deposit', 'withdrawal')
+        ORDER BY seq LIMIT 10000`,
+      [`player:${playerId}`, sinceMs],
+    );
   }
 
   /**

@@ -228,7 +228,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     store: options.store,
     service,
     people,
-    cash: new CashChecks(people, options.store, clock),
+    cash: new CashChecks(people),
     holidays,
     reads,
     hub,

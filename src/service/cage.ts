@@ -102,14 +102,10 @@ export async function cashierMove(
       rejection: { code: 'unknown_player', message: `there is no player "${request.playerId}"` },
     };
   }
-  const cash = { ...request, kind, atMs: checks.now() };
-  const large = await checks.before(cash);
-  const outcome = await move(store, request, kind, async (tx, transferId, seq) => {
-    if (large !== undefined) await checks.record(tx, cash, large, transferId, seq);
-  });
-  if (outcome.ok && outcome.seq !== undefined)
-    await checks.after(cash, outcome.transferId, outcome.seq);
-  return outcome;
+  const cash = { ...request, kind };
+  return move(store, request, kind, (tx, transferId, seq) =>
+    checks.within(tx, cash, transferId, seq),
+  );
 }
 
 export function deposit(store: Store, request: CageRequest): Promise<CageOutcome> {

@@ -285,7 +285,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
   describe('Instrução 1/2016 at the cage', () => {
     async function cage(store: Store, clock: { now: number }) {
       const w = await world(store);
-      const checks = new CashChecks(w.people, store, () => clock.now);
+      const checks = new CashChecks(w.people);
       const id = await w.user('p1');
       await openWallet(store, id);
       let key = 0;
@@ -325,6 +325,19 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
         amountMinor: 25_000_000,
       });
       expect(canonicalJson(entry)).not.toContain('A123456');
+    });
+
+    it('sees the other cashier’s move of the same moment: two deposits at once are linked, one refused', async () => {
+      const clock = { now: macau('2026-06-01T10:00:00') };
+      const store = await h.open({ clock: () => clock.now });
+      const c = await cage(store, clock);
+      await c.people.recordIdentity(c.id, identity(), 'k1');
+      const both = await Promise.all([
+        code(c.move('deposit', 30_000_000)),
+        code(c.move('deposit', 30_000_000)),
+      ]);
+      expect(both.sort()).toEqual(['document_sighting_required', 'ok']);
+      expect(await store.getAccount(`wallet:${c.id}`)).toMatchObject({ balanceMinor: 30_000_000 });
     });
 
     it('refuses a large amount without an identity, and a deposit by an excluded player', async () => {

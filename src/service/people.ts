@@ -330,7 +330,8 @@ export class People {
       )
       .map((o) => ({
         orderId: o.id,
-        message: `exclusion order ${o.id} (${o.dicjReference}) names ${identity.fullName}, born ${identity.dateOfBirth}, under another document: check the person's documents`,
+        // Lei 8/2005: the warning names the order, not the person (the eligibility answer is no identity read).
+        message: `exclusion order ${o.id} (${o.dicjReference}) names a person of this name and date of birth under another document: check the person's documents`,
       }));
   }
 

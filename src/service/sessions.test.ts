@@ -61,7 +61,7 @@ withStores('sessions and the cage as services', (h) => {
     );
     const people = new People({ store, calendar: () => Promise.resolve(bundledCalendar()) });
     await people.recordIdentity(player.id, markedIdentity(player.id, 'P', 'simulated'), 'test');
-    const checks = new CashChecks(people, store);
+    const checks = new CashChecks(people);
     const request = (playerId: string, key: string) => ({
       playerId,
       amountMinor: 500,
