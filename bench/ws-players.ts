@@ -35,7 +35,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket, WebSocketServer } from 'ws';
+import { bundledCalendar } from '../src/compliance/index.js';
 import { openSqliteStore, type Store, walletAccount } from '../src/ledger/index.js';
+import { People } from '../src/service/people.js';
 import { type App, buildApp } from '../src/server/app.js';
 import { newToken, SESSION_TTL_MS, tokenHash } from '../src/service/sessions.js';
 import { hashPassword } from '../src/service/passwords.js';
@@ -335,6 +337,12 @@ async function seedPlayers(store: Store, n: number): Promise<string[]> {
     }
     return made;
   });
+  // Instrução 1/2016: nobody bets without an identity; the bench's are marked as simulated.
+  await new People({ store, calendar: () => Promise.resolve(bundledCalendar()) }).recordMarked(
+    ids.map((id) => ({ id, displayName: id })),
+    'simulated',
+    'bench',
+  );
   const tokens: string[] = [];
   const t = Date.now();
   for (const id of ids) {

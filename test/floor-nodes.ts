@@ -4,6 +4,8 @@
  * sessions minted here, to save scrypt time): what the lease-kill suite and
  * the floor benchmarks share.
  */
+import { bundledCalendar } from '../src/compliance/index.js';
+import { People } from '../src/service/people.js';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPgStore } from '../src/ledger/index.js';
@@ -112,6 +114,16 @@ export class TestFloor {
         });
         tokens.push(token);
       }
+      // Instrução 1/2016: nobody bets without an identity; these are marked as simulated.
+      const ids = Array.from({ length: count }, (_, p) => ({
+        id: `floor-${p}`,
+        displayName: `floor-${p}`,
+      }));
+      await new People({ store, calendar: () => Promise.resolve(bundledCalendar()) }).recordMarked(
+        ids,
+        'simulated',
+        'floor',
+      );
     } finally {
       await store.close();
     }

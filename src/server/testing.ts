@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { ROLES, type Role, type Store, type User } from '../ledger/index.js';
 import { bundledCalendar } from '../compliance/index.js';
 import { deposit, openWallet } from '../service/cage.js';
-import { markedIdentity, People } from '../service/people.js';
+import { People } from '../service/people.js';
 import { newToken, SESSION_TTL_MS, tokenHash } from '../service/sessions.js';
 import { hashPassword } from '../service/passwords.js';
 
@@ -49,12 +49,7 @@ export async function seedUsers(
     store,
     calendar: () => Promise.resolve(bundledCalendar()),
   });
-  for (const user of users)
-    await people.recordIdentity(
-      user.id,
-      markedIdentity(user.id, user.displayName, 'simulated'),
-      'test',
-    );
+  await people.recordMarked(users, 'simulated', 'test');
   if (role === 'player') {
     for (const user of users) {
       await openWallet(store, user.id);

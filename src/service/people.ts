@@ -238,6 +238,28 @@ export class People {
     return row === undefined ? undefined : toView(row);
   }
 
+  /**
+   * Marked identities (markedIdentity) for many accounts in one transaction:
+   * the tests', the benches' and the demonstration's players. An account that
+   * has an identity keeps it.
+   */
+  async recordMarked(
+    users: readonly { readonly id: string; readonly displayName: string }[],
+    kind: 'demonstration' | 'simulated',
+    by: Actor,
+  ): Promise<void> {
+    const marked = users.map((u) => markedIdentity(u.id, u.displayName, kind));
+    const digests = await Promise.all(
+      marked.map((m) => this.digest(m.documentType, m.documentNumber)),
+    );
+    await this.store.transaction(async (tx) => {
+      for (const [i, user] of users.entries())
+        if ((await tx.registers.identity(user.id)) === undefined)
+          await writeIdentity(tx, user.id, marked[i]!, digests[i]!, by);
+    });
+    this.changed();
+  }
+
   /** Every version of a user's identity, oldest first (a read, recorded like one). */
   async identityHistory(userId: string, reader: Reader) {
     const changes = await this.store.registers.identityChanges(userId);
