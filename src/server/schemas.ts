@@ -67,6 +67,12 @@ export const createUserBody = z
     password: passwordText,
     role: z.enum(ROLES),
     displayName: z.string().min(1).max(100).optional(),
+    /**
+     * The person's identity (docs/api.md, "Who may play"): a player's account
+     * is refused to a person under 21, excluded or a casino worker (Lei
+     * 10/2012, arts. 2 and 6); a staff account's ties it to its person.
+     */
+    identity: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 

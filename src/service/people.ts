@@ -200,15 +200,7 @@ export class People {
    * the identity as it stands changes nothing.
    */
   async recordIdentity(userId: string, input: unknown, by: Actor): Promise<IdentityView> {
-    const parsed = parseIdentity(input);
-    if (!parsed.ok)
-      throw new PeopleRefusal(
-        'identity_invalid',
-        parsed.error.message,
-        undefined,
-        parsed.error.issues,
-      );
-    const identity = parsed.value;
+    const identity = parsedIdentity(input);
     const digest = await this.digest(identity.documentType, identity.documentNumber);
     for (;;) {
       const written = await this.store.transaction(async (tx) => {
@@ -328,6 +320,20 @@ export class People {
           },
       warnings,
     };
+  }
+
+  /**
+   * Lei 10/2012, arts. 2 and 6: a new player account for this identity. The
+   * identity is parsed (identity_invalid naming the field) and judged before
+   * any account exists: a person under 21, excluded or a casino worker off the
+   * days allowed opens none. Returns the parsed identity to record.
+   */
+  async admitNewPlayer(input: unknown, atMs = this.clock()): Promise<Identity> {
+    const identity = parsedIdentity(input);
+    const registers = await this.registersOf(identity, await this.options.calendar());
+    const decision = eligible(identity, macauDate(atMs), registers);
+    if (!decision.ok) throw ineligibilityRefusal(decision.error);
+    return identity;
   }
 
   /** Throws the eligibility refusal, if any: the cage's deposits and account creation ask it. */
@@ -529,6 +535,19 @@ export function markedIdentity(
     nationality: kind === 'demonstration' ? 'Demonstration' : 'Simulation',
     kind,
   };
+}
+
+/** The identity, or `identity_invalid` naming each bad field. */
+export function parsedIdentity(input: unknown): Identity {
+  const parsed = parseIdentity(input);
+  if (!parsed.ok)
+    throw new PeopleRefusal(
+      'identity_invalid',
+      parsed.error.message,
+      undefined,
+      parsed.error.issues,
+    );
+  return parsed.value;
 }
 
 /** A worker's cause as the routes pass it (validated there). */

@@ -246,6 +246,57 @@ withStores('who may play over HTTP', (h) => {
     });
   });
 
+  it('opens no player account for a person under 21 or excluded, and records the identity of one it opens', async () => {
+    await world(await h.open(), async (w) => {
+      const account = (username: string, identity: object) => ({
+        username,
+        password: 'a long enough password 1',
+        role: 'player',
+        identity,
+      });
+      const minor = new Date(Date.now() + 8 * 3_600_000 - 20 * 366 * 86_400_000)
+        .toISOString()
+        .slice(0, 10);
+      const young = await w.call(
+        'supervisor',
+        'POST',
+        '/api/v1/users',
+        account('young', { ...hkIdentity, dateOfBirth: minor }),
+      );
+      expect(young).toMatchObject({
+        status: 403,
+        body: { error: { code: 'under_age', article: 'Lei 10/2012, art. 2' } },
+      });
+      await w.call('inspector', 'POST', '/api/v1/exclusions', order('X-NEW'));
+      const barred = await w.call(
+        'supervisor',
+        'POST',
+        '/api/v1/users',
+        account('barred', hkIdentity),
+      );
+      expect(barred).toMatchObject({ status: 403, body: { error: { code: 'excluded' } } });
+      const users = await w.call('supervisor', 'GET', '/api/v1/users');
+      const names = (users.body as unknown as { username: string }[]).map((u) => u.username);
+      expect(names).not.toContain('young');
+      expect(names).not.toContain('barred');
+      const adult = await w.call(
+        'supervisor',
+        'POST',
+        '/api/v1/users',
+        account('adult', { ...hkIdentity, documentNumber: 'G123456(A)' }),
+      );
+      expect(adult.status).toBe(201);
+      const identity = await w.call(
+        'cashier',
+        'GET',
+        `/api/v1/users/${String(adult.body['id'])}/identity`,
+      );
+      expect(identity.body).toMatchObject({
+        identity: { documentNumber: 'G123456(A)', version: 1 },
+      });
+    });
+  });
+
   it("records each staff read of an identity, and the player's own read of it not", async () => {
     await world(await h.open(), async (w) => {
       const player = w.users.player;

@@ -10,6 +10,7 @@ import {
   setDisabled,
 } from '../../service/accounts.js';
 import { listUsers } from '../../service/accounts.js';
+import { parsedIdentity } from '../../service/people.js';
 import { SESSION_TTL_MS, startSession } from '../../service/sessions.js';
 import { device, requestSessionId, setSessionCookie } from '../auth.js';
 import type { AppContext } from '../context.js';
@@ -18,13 +19,13 @@ import { registerRoute } from '../route.js';
 import {
   createUserBody,
   id,
+  userParams,
   passwordText,
   sessionAnswer,
   userAnswer,
   userSessionAnswer,
 } from '../schemas.js';
 
-const userParams = z.object({ userId: id }).strict();
 const sessionParams = z
   .object({ userId: id, sessionId: z.string().regex(/^[0-9a-f]{64}$/, 'a session id') })
   .strict();
@@ -50,8 +51,22 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     body: createUserBody,
     successStatus: 201,
     response: userAnswer,
-    handler: async ({ body, user }) =>
-      createUser(ctx.store, { ...body, displayName: body.displayName ?? body.username }, user.id),
+    handler: async ({ body, user }) => {
+      const { identity, ...account } = body;
+      const person =
+        identity === undefined
+          ? undefined
+          : account.role === 'player'
+            ? await ctx.people.admitNewPlayer({ kind: 'real', ...identity })
+            : parsedIdentity({ kind: 'real', ...identity });
+      const created = await createUser(
+        ctx.store,
+        { ...account, displayName: account.displayName ?? account.username },
+        user.id,
+      );
+      if (person !== undefined) await ctx.people.recordIdentity(created.id, person, user.id);
+      return created;
+    },
   });
 
   registerRoute(app, ctx, {
