@@ -101,7 +101,7 @@ withStores('cage and floor settings', (h) => {
       const cashier = await login(users.cashier.username);
       const before = await call(cashier, 'GET', '/api/v1/floor-settings');
       expect(before.json).toEqual({
-        settings: { cageConfirmationAboveMinor: null },
+        settings: { cageConfirmationAboveMinor: null, largeCashThresholdMinor: null },
         seq: null,
         changedAtMs: null,
         changedBy: null,
@@ -123,13 +123,19 @@ withStores('cage and floor settings', (h) => {
         const refused = await call(supervisor, 'PATCH', '/api/v1/floor-settings', bad);
         expect([refused.status, refused.code]).toEqual([400, 'invalid_request']);
       }
+      // Instrução 1/2016: a house may be stricter than the law's MOP 500,000, never laxer.
+      const lax = await call(supervisor, 'PATCH', '/api/v1/floor-settings', {
+        largeCashThresholdMinor: 50_000_001,
+      });
+      expect([lax.status, lax.code]).toEqual([400, 'threshold_above_law']);
       const journal = await call(supervisor, 'GET', '/api/v1/journal?after=0&limit=1000');
       const changes = (journal.json as { type: string; payload: unknown }[]).filter(
         (e) => e.type === 'floor-settings-changed',
       );
+      const both = { cageConfirmationAboveMinor: 1_000_000, largeCashThresholdMinor: null };
       expect(changes.map((e) => e.payload)).toEqual([
-        { settings: { cageConfirmationAboveMinor: 1_000_000 }, by: users.supervisor.id },
-        { settings: { cageConfirmationAboveMinor: 1_000_000 }, by: users.supervisor.id },
+        { settings: both, by: users.supervisor.id },
+        { settings: both, by: users.supervisor.id },
       ]);
     } finally {
       await app.shutdown();

@@ -98,6 +98,7 @@ export function statusOf(code: ApiErrorCode): number {
     case 'identity_invalid':
     case 'exclusion_order_invalid':
     case 'worker_cause_invalid':
+    case 'threshold_above_law':
       // Settings that do not fit together can never be taken, whatever the table's state.
       return 400;
     case 'not_bet_owner':

@@ -14,6 +14,7 @@
  */
 import { macauDate } from '../compliance/index.js';
 import type { Store } from '../ledger/index.js';
+import { largeCashThresholdOf, readFloorSettings } from './floor-settings.js';
 import type { People } from './people.js';
 import type { BetAdmission, ServiceRejection } from './table/types.js';
 
@@ -24,6 +25,7 @@ export const REGISTER_ENTRY_TYPES: ReadonlySet<string> = new Set([
   'exclusion-revocation-requested',
   'worker-cause-recorded',
   'user-created',
+  'floor-settings-changed',
 ]);
 
 const BARRED: ReadonlySet<string> = new Set(['excluded', 'under_age', 'casino_worker']);
@@ -42,6 +44,7 @@ export class PeopleAdmission implements BetAdmission {
   private readonly answers = new Map<string, Answer>();
   /** Bumped by `changed`: an answer read before it is not kept. */
   private generation = 0;
+  private threshold: Promise<number> | undefined;
 
   constructor(
     private readonly people: People,
@@ -90,5 +93,17 @@ export class PeopleAdmission implements BetAdmission {
   changed(): void {
     this.generation++;
     this.answers.clear();
+    this.threshold = undefined;
+  }
+
+  /** The floor's setting, or the law's figure; kept until the settings change. */
+  largeCashThresholdMinor(): Promise<number> {
+    this.threshold ??= readFloorSettings(this.store)
+      .then((state) => largeCashThresholdOf(state.settings, this.store.currency))
+      .catch((error: unknown) => {
+        this.threshold = undefined;
+        throw error;
+      });
+    return this.threshold;
   }
 }

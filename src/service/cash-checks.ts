@@ -16,16 +16,13 @@
 import {
   type CashClassification,
   classifyCash,
-  DEFAULT_LARGE_CASH_THRESHOLD_MINOR,
   type Move,
   SUSPICION_WINDOW_MS,
   suspicionsOf,
 } from '../compliance/index.js';
-import { type Currency, type Tx, walletAccount } from '../ledger/index.js';
+import { type Tx, walletAccount } from '../ledger/index.js';
+import { largeCashThresholdOf, readFloorSettings } from './floor-settings.js';
 import { type People, PeopleRefusal } from './people.js';
-
-export const largeCashThresholdMinor = (currency: Currency): number =>
-  DEFAULT_LARGE_CASH_THRESHOLD_MINOR[currency];
 
 export interface CashRequest {
   readonly playerId: string;
@@ -58,7 +55,10 @@ export class CashChecks {
   async within(tx: Tx, request: CashRequest, transferId: string, entrySeq: number): Promise<void> {
     // Lei 10/2012, arts. 2 and 6: who may not play brings no money in; what they hold stays theirs.
     if (request.kind === 'deposit') await this.people.mustBeEligible(request.playerId, tx.nowMs);
-    const threshold = largeCashThresholdMinor(tx.currency);
+    const threshold = largeCashThresholdOf(
+      (await readFloorSettings(this.people.store)).settings,
+      tx.currency,
+    );
     const since = Math.min(gamingDayStartMs(tx.nowMs), tx.nowMs - SUSPICION_WINDOW_MS);
     const cash = (await tx.registers.cashSince(request.playerId, since)).filter(
       (m) => m.id !== transferId,

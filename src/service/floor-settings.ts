@@ -8,7 +8,9 @@
  * existed reads with that setting's default.
  */
 import { z } from 'zod';
-import type { Store } from '../ledger/index.js';
+import { DEFAULT_LARGE_CASH_THRESHOLD_MINOR } from '../compliance/index.js';
+import type { Currency, Store } from '../ledger/index.js';
+import { PeopleRefusal } from './people.js';
 
 const amountMinor = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -18,11 +20,26 @@ export const floorSettingsSchema = z.strictObject({
    * this, in minor units of the house currency (null: it never asks).
    */
   cageConfirmationAboveMinor: amountMinor.nullable(),
+  /**
+   * Instrução 1/2016: a transaction of this much or more (alone, or with the
+   * player's other cash of the gaming day) needs the identity checked and
+   * recorded, in minor units of the house currency. Null: the law's figure
+   * (MOP 500,000, or its equivalent HKD 485,000). A house may be stricter,
+   * never laxer: a figure above the law's is refused.
+   */
+  largeCashThresholdMinor: amountMinor.nullable(),
 });
 
 export type FloorSettings = z.infer<typeof floorSettingsSchema>;
 
-export const DEFAULT_FLOOR_SETTINGS: FloorSettings = { cageConfirmationAboveMinor: null };
+export const DEFAULT_FLOOR_SETTINGS: FloorSettings = {
+  cageConfirmationAboveMinor: null,
+  largeCashThresholdMinor: null,
+};
+
+/** The large-transaction threshold in force (Instrução 1/2016): the setting, or the law's. */
+export const largeCashThresholdOf = (settings: FloorSettings, currency: Currency): number =>
+  settings.largeCashThresholdMinor ?? DEFAULT_LARGE_CASH_THRESHOLD_MINOR[currency];
 
 /** A change, and a journaled entry's settings: any of the settings (those left out keep their value). */
 export const floorSettingsChange = floorSettingsSchema.partial();
@@ -56,6 +73,14 @@ export async function changeFloorSettings(
   change: FloorSettingsChange,
   by: string,
 ): Promise<FloorSettingsState> {
+  const threshold = change.largeCashThresholdMinor;
+  const law = DEFAULT_LARGE_CASH_THRESHOLD_MINOR[store.currency];
+  if (threshold != null && threshold > law)
+    throw new PeopleRefusal(
+      'threshold_above_law',
+      `the large-transaction threshold may not be above the law's ${law} minor units of ${store.currency} (Instrução 1/2016)`,
+      'Instrução 1/2016',
+    );
   return store.transaction(async (tx) => {
     const current = await readFloorSettings(store);
     const settings = withChange(current.settings, change);

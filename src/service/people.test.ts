@@ -13,6 +13,7 @@ import type { Role, Store } from '../ledger/index.js';
 import { withStores } from '../ledger/testing.js';
 import { cashierMove, openWallet } from './cage.js';
 import { CashChecks } from './cash-checks.js';
+import { changeFloorSettings } from './floor-settings.js';
 import { People, PeopleRefusal } from './people.js';
 
 /** An instant, from Macau local time (UTC+8). */
@@ -338,6 +339,19 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
       ]);
       expect(both.sort()).toEqual(['document_sighting_required', 'ok']);
       expect(await store.getAccount(`wallet:${c.id}`)).toMatchObject({ balanceMinor: 30_000_000 });
+    });
+
+    it("applies the house's stricter threshold at the cage", async () => {
+      const clock = { now: macau('2026-06-01T10:00:00') };
+      const store = await h.open({ clock: () => clock.now });
+      const c = await cage(store, clock);
+      await c.people.recordIdentity(c.id, identity(), 'k1');
+      await changeFloorSettings(store, { largeCashThresholdMinor: 10_000_000 }, 's1');
+      expect(await code(c.move('deposit', 10_000_000))).toBe('document_sighting_required');
+      expect(await c.move('deposit', 9_999_999)).toMatchObject({ ok: true });
+      await expect(
+        changeFloorSettings(store, { largeCashThresholdMinor: 50_000_001 }, 's1'),
+      ).rejects.toMatchObject({ code: 'threshold_above_law' });
     });
 
     it('refuses a large amount without an identity, and a deposit by an excluded player', async () => {

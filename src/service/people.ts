@@ -59,6 +59,7 @@ export const PEOPLE_ERROR_CODES = [
   'document_sighting_required',
   'flag_unknown',
   'flag_decided',
+  'threshold_above_law',
 ] as const;
 export type PeopleErrorCode = (typeof PEOPLE_ERROR_CODES)[number];
 

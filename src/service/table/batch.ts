@@ -16,7 +16,6 @@ import {
   type RoundEvent,
   transition,
 } from '../../table/index.js';
-import { DEFAULT_LARGE_CASH_THRESHOLD_MINOR } from '../../compliance/index.js';
 import { forfeitsOf, forfeitTransfer, type RoundMoney, transfersFor } from '../money.js';
 import { RECENT_ROUNDS_MAX, type RoundHeader, toHeader } from '../round-snapshot.js';
 import { storedHeader } from '../stored-header.js';
@@ -46,6 +45,8 @@ export interface BatchOptions {
   readonly seals: Map<number, SealedRoll>;
   /** Which of these players are barred from gaming (Lei 10/2012, art. 11); none when absent. */
   readonly barred: ((playerIds: readonly string[]) => Promise<ReadonlySet<string>>) | undefined;
+  /** Instrução 1/2016: a bet or payout of this much or more is recorded in the register. */
+  readonly largeCashThresholdMinor: number;
 }
 
 export class DeferredMoneyRefused extends Error {
@@ -183,7 +184,7 @@ export class BatchRun {
     events: readonly RoundEvent[],
     transfers: readonly TransferInput[],
   ): Promise<JournalInput[]> {
-    const threshold = DEFAULT_LARGE_CASH_THRESHOLD_MINOR[this.tx.currency];
+    const threshold = this.options.largeCashThresholdMinor;
     const large: { id: string; playerId: string; amountMinor: number; kind: string }[] = [];
     for (const e of events)
       if (e.type === 'bet-placed' && e.bet.stakeMinor >= threshold)

@@ -4,6 +4,7 @@
  * committed, the cache, the published events, the commit listeners, the
  * answers and the timings, in that order.
  */
+import { DEFAULT_LARGE_CASH_THRESHOLD_MINOR } from '../../compliance/index.js';
 import type { JournalEntry } from '../../journal/index.js';
 import type { RandomSource, SealedRoll } from '../../dice/index.js';
 import type { RollKeyring } from '../../dice/roll-key.js';
@@ -52,6 +53,10 @@ export async function runBatch(
   const now = ctx.clock();
   // A second attempt of the batch shakes the same dice as the first.
   const seals = new Map<number, SealedRoll>();
+  const largeCashThresholdMinor =
+    ctx.admission === undefined
+      ? DEFAULT_LARGE_CASH_THRESHOLD_MINOR[ctx.store.currency]
+      : await ctx.admission.largeCashThresholdMinor();
   const attempt = (deferMoney: boolean) =>
     ctx.store.transaction(
       (tx) =>
@@ -60,6 +65,7 @@ export async function runBatch(
           seals,
           barred:
             ctx.admission === undefined ? undefined : (ids) => ctx.admission!.barred(ids, now),
+          largeCashThresholdMinor,
         }),
       { nowMs: now },
     );

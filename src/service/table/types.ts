@@ -125,6 +125,8 @@ export interface BetAdmission {
    * winnings of the round being paid revert to the Macau SAR.
    */
   barred(playerIds: readonly string[], atMs: number): Promise<ReadonlySet<string>>;
+  /** Instrução 1/2016: the large-transaction threshold in force, in minor units. */
+  largeCashThresholdMinor(): Promise<number>;
 }
 
 export interface TableServiceOptions {
