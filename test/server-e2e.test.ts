@@ -301,6 +301,21 @@ describe('cussec serve, end to end', () => {
     );
     await login('player3', 'player3-password');
     await changePassword('player3', 'player3-password', 'player3-own-password');
+    // Instrução 1/2016: no money comes in for a player without an identity on record.
+    await refused(
+      api('cashier', 'POST', `/api/v1/players/${ids['player3']}/deposits`, { amountMinor: 20_000 }),
+      'identity_missing',
+    );
+    await ok(
+      api('cashier', 'PUT', `/api/v1/users/${ids['player3']}/identity`, {
+        fullName: 'Player Three',
+        documentType: 'passport',
+        documentNumber: 'K3333333',
+        issuingPlace: 'Lisboa',
+        dateOfBirth: '1985-07-01',
+        nationality: 'Portuguese',
+      }),
+    );
     const deposit = await ok(
       api(
         'cashier',

@@ -326,6 +326,7 @@ withStores('api answers', (h) => {
       '/api/v1/tables/:tableId/recall': 'rounds=1&',
       '/api/v1/tables/:tableId/reports/daily': 'date=2026-12-01&',
       '/api/v1/reports/daily': 'date=2026-12-01&',
+      '/api/v1/large-transactions': 'from=2026-12-01&to=2026-12-01&',
     };
     const paths = app.ctx.routes
       .filter((route) => route.method === 'GET')
@@ -334,6 +335,8 @@ withStores('api answers', (h) => {
         const path = route.url
           .replace(':tableId', T)
           .replace(':userId', users.player.id)
+          .replace(':playerId', users.player.id)
+          .replace(':flagId', 'F1')
           .replace(':proposalId', 'P1');
         return [role, `${path}?${needed[route.url] ?? ''}`] as const;
       });

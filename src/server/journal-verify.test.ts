@@ -12,7 +12,9 @@ import { journalDeposits } from '../service/audit-fixtures.js';
 import { type App, buildApp } from './app.js';
 import { seedUsers, sessionToken } from './testing.js';
 
-const ENTRIES = 30_000;
+const DEPOSITS = 30_000;
+/** The deposits, and the inspector's identity (identity-recorded). */
+const ENTRIES = DEPOSITS + 1;
 
 describe('GET /api/v1/journal/verify [sqlite]', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cussec-verify-'));
@@ -23,7 +25,7 @@ describe('GET /api/v1/journal/verify [sqlite]', () => {
 
   beforeAll(async () => {
     store = await openSqliteStore({ path: join(dir, 'verify.db'), currency: 'MOP' });
-    await journalDeposits(store, ENTRIES);
+    await journalDeposits(store, DEPOSITS);
     app = await buildApp({ store, logger: false });
     const [inspector] = await seedUsers(store, 'inspector', 1);
     token = await sessionToken(store, inspector!, Date.now());

@@ -120,19 +120,21 @@ export class TableService {
    */
   execute(request: CommandRequest): Promise<CommandOutcome> {
     const { command } = request;
-    if (command.type === 'place-bet' && this.admission !== undefined)
-      return this.admission
-        .admit(command.playerId, this.clock())
-        .then((rejection) =>
-          rejection === undefined ? this.placed(request) : { ok: false, rejection },
-        );
-    return this.placed(request);
+    const placement = this.placement;
+    const here = placement === undefined || placement.epoch(request.tableId) !== undefined;
+    if (command.type !== 'place-bet' || this.admission === undefined)
+      return here ? this.executeHere(request) : this.placed(request, placement!);
+    // A bet asks who may play at once; here it queues meanwhile, keeping its place.
+    const admitted = this.admission.admit(command.playerId, this.clock());
+    admitted.catch(() => undefined);
+    if (here) return this.executeHere({ ...request, admitted });
+    return admitted.then((rejection) =>
+      rejection === undefined ? this.placed(request, placement!) : { ok: false, rejection },
+    );
   }
 
-  private placed(request: CommandRequest): Promise<CommandOutcome> {
-    const placement = this.placement;
-    if (placement === undefined || placement.epoch(request.tableId) !== undefined)
-      return this.executeHere(request);
+  /** Passes the command to the lease holder, or runs it here when this node takes the lease. */
+  private placed(request: CommandRequest, placement: CommandPlacement): Promise<CommandOutcome> {
     return placement
       .place(request)
       .then((placed) => (placed === 'here' ? this.executeHere(request) : placed));

@@ -115,6 +115,9 @@ export class BatchRun {
     const index = this.index++;
     const known = this.keys.claim(index, request);
     if (known !== null) return known;
+    // Who may play (bet-admission.ts): after a retry's replay, which answers as the first did.
+    const refusal = request.admitted === undefined ? undefined : await request.admitted;
+    if (refusal !== undefined) return { ok: false, rejection: refusal };
     const { command } = request;
     if (command.type === 'hold-table' || command.type === 'release-hold')
       return applyHold(this.draft, command);

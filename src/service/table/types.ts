@@ -113,6 +113,12 @@ export interface CommandRequest {
   readonly command: RoundRequest | SettingsRequest | HoldRequest | ReleaseRequest | OpenRequest;
   /** A client's key for retries: the same key returns the first outcome. */
   readonly idempotencyKey?: string;
+  /**
+   * A bet's admission (BetAdmission.admit), asked when the bet reached the
+   * service and answered by the time its batch runs: the bet keeps its place
+   * in the table's queue while it is decided. Set by TableService only.
+   */
+  readonly admitted?: Promise<ServiceRejection | undefined>;
 }
 
 /** Who may play (src/service/bet-admission.ts): asked before a bet, and when a round is paid. */
