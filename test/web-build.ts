@@ -19,6 +19,8 @@ export function buildWebIfStale(): void {
     newest(join(ROOT, 'web')),
     newest(join(ROOT, 'src', 'rules')),
     newest(join(ROOT, 'src', 'math')),
+    // The cage and the registers bundle the law of who may play (src/compliance/people).
+    newest(join(ROOT, 'src', 'compliance')),
     // The inspector's page bundles the export's verifier.
     newest(join(ROOT, 'verifier')),
   );

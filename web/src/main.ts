@@ -7,16 +7,20 @@
  *   #/board/:id        display board beside the table
  *   #/inspector        journal, recall, paytable, fairness (#/inspector/:tableId)
  *   #/cage             cashier: players, deposits, withdrawals
- *   #/floor            supervisor (inspector reads): tables, Art. 8, holidays, accounts
+ *   #/floor            supervisor (inspector reads): tables, Art. 8, holidays, accounts,
+ *                      the exclusion and large-transaction registers, workers' causes
+ *   #/compliance       compliance officer: suspicion flags, large transactions, exclusions
  *   #/password         change one's password (forced while the server requires it)
  */
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/pages.css';
+import './styles/people.css';
 import { loadSession } from './app/session.js';
 import { lang, t } from './i18n/i18n.js';
 import { boardPage } from './pages/board.js';
 import { cagePage } from './pages/cage.js';
+import { compliancePage } from './pages/compliance.js';
 import { floorPage } from './pages/floor.js';
 import { croupierPage } from './pages/croupier.js';
 import { inspectorPage } from './pages/inspector.js';
@@ -42,6 +46,7 @@ const ROUTES: readonly [RegExp, Route][] = [
   [/^\/inspector(?:\/([^/]+))?$/, (me, id) => inspectorPage(me, id)],
   [/^\/cage$/, (me) => cagePage(me)],
   [/^\/floor$/, (me) => floorPage(me)],
+  [/^\/compliance$/, (me) => compliancePage(me)],
   [/^\/password$/, (me) => passwordPage(me)],
 ];
 

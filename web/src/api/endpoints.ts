@@ -4,6 +4,20 @@ import type {
   BetAnswer,
   CageMove,
   CageMoveAnswer,
+  Eligibility,
+  ExclusionFileAnswer,
+  ExclusionFileFormat,
+  ExclusionOrder,
+  FlagDecision,
+  FlagStatus,
+  Identity,
+  IdentityInput,
+  IdentityOf,
+  IdentityRead,
+  LargeTransaction,
+  SuspicionFlag,
+  WorkerCause,
+  WorkerCauseBody,
   CalendarYear,
   CommandAnswer,
   CroupierCommand,
@@ -63,14 +77,18 @@ export const recall = (id: string, rounds: number): Promise<RecalledRound[]> =>
 export const fairness = (id: string): Promise<Fairness> => get(`${table(id)}/fairness`);
 
 export const players = (): Promise<PlayerRow[]> => get('/players');
-export const deposit = (playerId: string, amountMinor: number) =>
+/**
+ * A deposit or withdrawal. `documentSighted`: the cashier saw the player's
+ * document, which a large amount needs (Instrução 1/2016).
+ */
+export const deposit = (playerId: string, amountMinor: number, documentSighted = false) =>
   api<CageMoveAnswer>('POST', `/players/${encodeURIComponent(playerId)}/deposits`, {
-    body: { amountMinor },
+    body: { amountMinor, ...(documentSighted ? { documentSighted } : {}) },
     idempotent: true,
   });
-export const withdraw = (playerId: string, amountMinor: number) =>
+export const withdraw = (playerId: string, amountMinor: number, documentSighted = false) =>
   api<CageMoveAnswer>('POST', `/players/${encodeURIComponent(playerId)}/withdrawals`, {
-    body: { amountMinor },
+    body: { amountMinor, ...(documentSighted ? { documentSighted } : {}) },
     idempotent: true,
   });
 
@@ -139,3 +157,44 @@ export const cageMoves = (playerId: string, before?: number): Promise<CageMove[]
 
 export const uploadHolidays = (list: unknown) =>
   api<CalendarYear>('POST', '/holidays', { body: list });
+
+// Who may play (Lei 10/2012; Instrução 1/2016). Lei 8/2005: the server records
+// every read of an identity by staff, so the pages read one only when it is shown.
+
+/** The user's identity, or null; the read is recorded (who, whose, when, why). */
+export const identityOf = (userId: string): Promise<IdentityOf> => get(`${user(userId)}/identity`);
+export const recordIdentity = (userId: string, body: IdentityInput) =>
+  api<Identity>('PUT', `${user(userId)}/identity`, { body });
+export const eligibility = (playerId: string): Promise<Eligibility> =>
+  get(`/players/${encodeURIComponent(playerId)}/eligibility`);
+export const identityReads = (before?: number): Promise<IdentityRead[]> =>
+  get(`/identity-reads?limit=200${before === undefined ? '' : `&before=${before}`}`);
+
+export const exclusions = (after: string | undefined, limit: number): Promise<ExclusionOrder[]> =>
+  get(
+    `/exclusions?limit=${limit}${after === undefined ? '' : `&after=${encodeURIComponent(after)}`}`,
+  );
+export const recordExclusion = (order: ExclusionOrder) =>
+  api<ExclusionOrder>('POST', '/exclusions', { body: order });
+export const loadExclusions = (format: ExclusionFileFormat, text: string) =>
+  api<ExclusionFileAnswer>('POST', '/exclusions/bulk', { body: { format, text } });
+export const requestRevocation = (orderId: string, requestedOn: string) =>
+  api<ExclusionOrder>('POST', `/exclusions/${encodeURIComponent(orderId)}/revocation`, {
+    body: { requestedOn },
+  });
+export const recordWorkerCause = (body: WorkerCauseBody) =>
+  api<WorkerCause>('POST', '/worker-causes', { body });
+
+/** The large-transaction register from one Macau date to another (inclusive). */
+export const largeTransactionsPath = (from: string, to: string, format: 'json' | 'csv'): string =>
+  `/large-transactions?from=${from}&to=${to}&format=${format}`;
+export const largeTransactions = (from: string, to: string): Promise<LargeTransaction[]> =>
+  get(largeTransactionsPath(from, to, 'json'));
+
+export const suspicionFlags = (status?: FlagStatus): Promise<SuspicionFlag[]> =>
+  get(`/suspicion-flags?limit=1000${status === undefined ? '' : `&status=${status}`}`);
+export const decideFlag = (flagId: string, body: FlagDecision) =>
+  api<SuspicionFlag>('POST', `/suspicion-flags/${encodeURIComponent(flagId)}/decision`, { body });
+/** Where a flag's report to the GIF is downloaded from (a JSON file). */
+export const gifReportPath = (flagId: string): string =>
+  `/suspicion-flags/${encodeURIComponent(flagId)}/gif-report`;

@@ -51,7 +51,7 @@ export interface RequestOptions {
 }
 
 export async function api<T>(
-  method: 'GET' | 'POST' | 'DELETE' | 'PATCH',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
   path: string,
   options: RequestOptions = {},
 ): Promise<T> {

@@ -68,3 +68,31 @@ export type StakesMessage = Answer<typeof schemas.stakesMessage>;
 export type FairnessAlertMessage = Answer<typeof schemas.fairnessAlertMessage>;
 export type TableHoldMessage = Answer<typeof schemas.tableHoldMessage>;
 export type ApiErrorBody = Answer<typeof schemas.errorAnswer>;
+
+// Who may play (Lei 10/2012; Instrução 1/2016; src/server/routes/people.ts).
+export type Identity = Answer<typeof schemas.identityAnswer>;
+export type DocumentType = Identity['documentType'];
+/** The fields a cashier or supervisor enters (the server adds the rest, and checks each). */
+export type IdentityInput = Omit<
+  Identity,
+  'userId' | 'kind' | 'version' | 'updatedAtMs' | 'updatedBy'
+>;
+export type IdentityOf = Answer<typeof schemas.identityOfAnswer>;
+export type IdentityChange = Answer<typeof schemas.identityChangeAnswer>;
+export type Eligibility = Answer<typeof schemas.eligibilityAnswer>;
+export type EligibilityRefusal = NonNullable<Eligibility['refusal']>;
+export type IdentityRead = Answer<typeof schemas.identityReadAnswer>;
+/** An order of the exclusion register; the body of POST /exclusions has the same fields. */
+export type ExclusionOrder = Answer<typeof schemas.exclusionOrderAnswer>;
+export type ExclusionKind = ExclusionOrder['kind'];
+export type ExclusionFileAnswer = Answer<typeof schemas.exclusionFileAnswer>;
+export type ExclusionFileFormat = z.input<typeof schemas.exclusionFileBody>['format'];
+/** One problem with one field of an identity or an order, as `error.issues` and bad rows name it. */
+export type FieldIssue = Item<Item<ExclusionFileAnswer['bad']>['issues']>;
+export type WorkerCause = Answer<typeof schemas.workerCauseAnswer>;
+export type WorkerCauseBody = z.input<typeof schemas.workerCauseBody>;
+export type LargeTransaction = Answer<typeof schemas.largeTransactionAnswer>;
+export type SuspicionFlag = Answer<typeof schemas.flagAnswer>;
+export type FlagStatus = SuspicionFlag['status'];
+export type FlagDecision = z.input<typeof schemas.flagDecisionBody>;
+export type GifReport = Answer<typeof schemas.gifReportAnswer>;

@@ -35,6 +35,8 @@ export function homeRoute(role: Role, tableId: string | null): string {
       return '#/inspector';
     case 'supervisor':
       return '#/floor';
+    case 'compliance':
+      return '#/compliance';
   }
 }
 
@@ -50,7 +52,7 @@ export function go(target: string): void {
 /** The pages a role may open, for the navigation bar. */
 export function navFor(
   role: Role,
-): readonly ('table' | 'croupier' | 'board' | 'inspector' | 'cage' | 'floor')[] {
+): readonly ('table' | 'croupier' | 'board' | 'inspector' | 'cage' | 'floor' | 'compliance')[] {
   switch (role) {
     case 'player':
       return ['table', 'board'];
@@ -62,6 +64,9 @@ export function navFor(
       return ['cage'];
     case 'inspector':
       return ['board', 'inspector', 'floor'];
+    // Instrução 1/2016: the compliance officer reviews the cage's registers, not the tables.
+    case 'compliance':
+      return ['compliance'];
   }
 }
 

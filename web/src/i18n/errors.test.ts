@@ -7,6 +7,7 @@ import {
 } from '../../../src/ledger/index.js';
 import { RULE_VIOLATION_CODES } from '../../../src/rules/index.js';
 import { HTTP_ERROR_CODES } from '../../../src/server/http-error.js';
+import { PEOPLE_ERROR_CODES } from '../../../src/service/people.js';
 import { SERVICE_ERROR_CODES } from '../../../src/service/refusal.js';
 import { REJECTION_CODES as TABLE_REJECTION_CODES } from '../../../src/table/index.js';
 import { DICT } from './dict.js';
@@ -22,6 +23,7 @@ const API_CODES = [
   ...RETRYABLE_ERROR_CODES,
   ...CREATE_USER_ERROR_CODES,
   ...SERVICE_ERROR_CODES,
+  ...PEOPLE_ERROR_CODES,
   ...HTTP_ERROR_CODES,
   ...HOLIDAY_ISSUE_CODES,
 ];

@@ -37,6 +37,12 @@ export const PLAYER_ERROR_CODES = [
   'bet_stands_after_void',
   'insufficient_funds',
   'liability_cap_exceeded',
+  // Lei 10/2012 and Instrução 1/2016: who may not play is refused every bet.
+  'identity_missing',
+  'under_age',
+  'excluded',
+  'casino_worker',
+  'staff_cannot_bet',
   'unknown_table',
   'table_busy',
   'table_moving',

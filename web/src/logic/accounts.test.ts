@@ -21,14 +21,16 @@ describe("the supervisor's account list", () => {
     user('dicj', 'inspector'),
     user('chan', 'croupier', 'Croupier Chan'),
     user('amy', 'croupier'),
+    user('mak', 'compliance', 'Compliance Mak'),
   ];
 
-  it('puts staff first, by role, then players, each by username', () => {
+  it('puts staff first, by role (compliance after the cage, before the DICJ), then players, each by username', () => {
     expect(orderedAccounts(users).map((u) => u.username)).toEqual([
       'boss',
       'amy',
       'chan',
       'lei',
+      'mak',
       'dicj',
       'ana',
       'zoe',

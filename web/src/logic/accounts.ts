@@ -1,12 +1,19 @@
 /**
  * The supervisor's account list: staff before players, each role in the order
- * a floor is run (supervisors, croupiers, cashiers, inspectors, players), and
- * within a role by username, so a row stays where it was after a redraw. The
- * find boxes (here and at the cage) keep the accounts whose username or display name holds the words.
+ * a floor is run (supervisors, croupiers, cashiers, compliance officers,
+ * inspectors, players), and within a role by username, so a row stays where
+ * it was after a redraw. The find boxes (here and at the cage) keep the accounts whose username or display name holds the words.
  */
 import type { Role, User } from '../api/types.js';
 
-const ROLE_ORDER: readonly Role[] = ['supervisor', 'croupier', 'cashier', 'inspector', 'player'];
+const ROLE_ORDER: readonly Role[] = [
+  'supervisor',
+  'croupier',
+  'cashier',
+  'compliance',
+  'inspector',
+  'player',
+];
 
 export function orderedAccounts(users: readonly User[]): User[] {
   return [...users].sort(

@@ -6,25 +6,46 @@
  * wallets live (read again every few seconds while the page is shown). An
  * amount above the floor's threshold (GET /floor-settings) asks first.
  *
- * The selected player's side is a list of panels (balance and moves, history,
- * receipt), so a panel about the player can be added beside them.
+ * The selected player's side is a list of panels (balance and moves, identity,
+ * history, receipt). Who may play (Lei 10/2012) shows above the amount as soon
+ * as a player is picked, and the identity panel records or corrects the
+ * player's identity (cage-identity.ts). Instrução 1/2016: a large amount,
+ * alone or with the player's other cash moves of the Macau day, is sent only
+ * once the cashier confirms the document was sighted; the question names the
+ * document. A move the page did not see as large (another cashier's of the same
+ * day) is asked when the server answers `document_sighting_required`.
  */
 import { cageMoves, deposit, floorSettings, players, tables, withdraw } from '../api/endpoints.js';
+import { ApiError } from '../api/http.js';
 import type { CageMove, Me, PlayerRow } from '../api/types.js';
 import { lang, onLanguage, t } from '../i18n/i18n.js';
 import { matchingAccounts } from '../logic/accounts.js';
 import { amountInWords } from '../logic/amount-words.js';
+import {
+  type LargeCashReason,
+  largeCashReason,
+  largeCashThresholdMinor,
+} from '../logic/large-cash.js';
 import { formatAmount, formatMoney, parseAmount } from '../logic/money.js';
 import { h, replaceChildren } from '../ui/dom.js';
 import { shell } from '../ui/shell.js';
 import { toast, toastError } from '../ui/status.js';
 import { panel } from '../ui/widgets.js';
+import { documentName, PlayerIdentity } from './cage-identity.js';
 import type { Page } from './page.js';
 
 /** How often the balances are read again while the page is shown. */
 const REFRESH_MS = 2_000;
 
 type Kind = CageMove['kind'];
+
+/** Refusals that say the player may not play (Lei 10/2012; Instrução 1/2016): the status is read again. */
+const ELIGIBILITY_REFUSALS: readonly string[] = [
+  'identity_missing',
+  'under_age',
+  'excluded',
+  'casino_worker',
+];
 
 class CagePage implements Page {
   readonly el: HTMLElement;
@@ -36,13 +57,22 @@ class CagePage implements Page {
   private selected: string | null = null;
   private moves: CageMove[] = [];
   private receipt: CageMove | null = null;
+  /** The selected player's identity and eligibility. */
+  private person: PlayerIdentity | null = null;
   private currency = '';
   private thresholdMinor: number | null = null;
+  /** Instrução 1/2016: the house's own large-cash figure, where the floor set one (else the law's). */
+  private houseLargeMinor: number | null = null;
   private busy = false;
+  /** Built once, like the search box: an amount typed stays while the side is drawn again. */
+  private readonly amount: HTMLInputElement;
+  private readonly largeLine = h('p', { class: 'cage-large', hidden: true, 'aria-live': 'polite' });
+  /** The selected player's moves are being read (the history says so, not "none"). */
+  private movesLoading = false;
   private readonly timer: number;
   private readonly off: () => void;
 
-  constructor(me: Me) {
+  constructor(private readonly me: Me) {
     this.el = shell({ me, tableId: null, active: 'cage' }, this.main);
     this.search = h('input', {
       class: 'input search',
@@ -53,10 +83,20 @@ class CagePage implements Page {
       'data-focus': 'search',
       oninput: () => this.drawList(),
     });
+    this.amount = h('input', {
+      id: 'cage-amount',
+      class: 'input',
+      inputmode: 'decimal',
+      autocomplete: 'off',
+      placeholder: '1,000',
+      'data-focus': 'amount',
+      oninput: () => this.sayLarge(),
+    });
     this.layout();
     this.off = onLanguage(() => {
       this.search.placeholder = t('cage.search');
       this.search.setAttribute('aria-label', t('cage.search'));
+      this.person?.render();
       this.layout();
     });
     this.timer = window.setInterval(() => {
@@ -80,7 +120,9 @@ class CagePage implements Page {
       this.list = rows;
       this.currency = summaries[0]?.currency ?? '';
       this.thresholdMinor = settings.settings.cageConfirmationAboveMinor;
+      this.houseLargeMinor = settings.settings.largeCashThresholdMinor;
       this.selected ??= rows[0]?.id ?? null;
+      this.follow();
       await this.loadMoves();
     } catch (error) {
       toastError(error);
@@ -104,8 +146,18 @@ class CagePage implements Page {
     }
   }
 
+  /** The selected player's identity and eligibility, read afresh. */
+  private follow(): void {
+    const p = this.list.find((x) => x.id === this.selected);
+    this.person = p === undefined ? null : new PlayerIdentity(p, this.me);
+    void this.person?.load();
+  }
+
   private async loadMoves(): Promise<void> {
-    this.moves = this.selected === null ? [] : await cageMoves(this.selected);
+    const id = this.selected;
+    const moves = id === null ? [] : await cageMoves(id);
+    // Another player picked meanwhile: theirs are read by their own pick.
+    if (this.selected === id) this.moves = moves;
   }
 
   private layout(): void {
@@ -190,14 +242,22 @@ class CagePage implements Page {
   private async pick(id: string): Promise<void> {
     this.selected = id;
     this.receipt = null;
+    this.follow();
+    // The new player's side at once (an amount may be typed while the history is read).
+    this.moves = [];
+    this.movesLoading = true;
+    // An amount typed for the player before is not this one's.
+    this.amount.value = '';
     this.drawList();
+    this.drawSide();
+    this.amount.focus();
     try {
       await this.loadMoves();
     } catch (error) {
       toastError(error);
     }
-    this.drawSide();
-    document.getElementById('cage-amount')?.focus();
+    this.movesLoading = false;
+    if (this.selected === id) this.drawSide();
   }
 
   /** The selected player's panels: balance and moves, history, receipt. */
@@ -206,6 +266,7 @@ class CagePage implements Page {
     replaceChildren(
       this.side,
       p === undefined ? null : this.movePanel(p),
+      this.person?.panel ?? null,
       p === undefined ? null : this.historyPanel(),
       p === undefined || this.receipt === null ? null : this.receiptPanel(p, this.receipt),
     );
@@ -217,15 +278,22 @@ class CagePage implements Page {
     if (p !== undefined && shown !== null) shown.textContent = this.money(p.balanceMinor);
   }
 
+  /**
+   * Said while typing: an amount this large will need the document sighted.
+   * (Not for a player who may not play: their deposit is refused whatever the amount.)
+   */
+  private sayLarge(): void {
+    const typed = parseAmount(this.amount.value);
+    const reason =
+      typed === null || this.person?.refused === true ? null : this.largeReason('deposit', typed);
+    this.largeLine.hidden = reason === null;
+    this.largeLine.textContent =
+      reason === null ? '' : t(reason === 'single' ? 'cage.largeNow' : 'cage.largeNowLinked');
+  }
+
   private movePanel(p: PlayerRow): HTMLElement {
-    const amount = h('input', {
-      id: 'cage-amount',
-      class: 'input',
-      inputmode: 'decimal',
-      autocomplete: 'off',
-      placeholder: '1,000',
-      'data-focus': 'amount',
-    });
+    const amount = this.amount;
+    this.sayLarge();
     const button = (kind: Kind, cls: string, label: string): HTMLElement =>
       h(
         'button',
@@ -237,6 +305,7 @@ class CagePage implements Page {
         },
         label,
       );
+    const largeMinor = this.largeMinor();
     return panel(
       p.displayName,
       h(
@@ -246,6 +315,7 @@ class CagePage implements Page {
         ': ',
         h('strong', {}, this.money(p.balanceMinor)),
       ),
+      this.person?.status ?? null,
       h(
         'form',
         {
@@ -262,12 +332,20 @@ class CagePage implements Page {
           this.currency === '' ? '' : ` (${this.currency})`,
         ),
         amount,
+        this.largeLine,
         this.thresholdMinor === null
           ? null
           : h(
               'p',
               { class: 'small muted' },
               t('cage.threshold', { amount: this.money(this.thresholdMinor) }),
+            ),
+        largeMinor === null
+          ? null
+          : h(
+              'p',
+              { class: 'small muted' },
+              t('cage.largeNote', { amount: this.money(largeMinor) }),
             ),
         h(
           'div',
@@ -276,6 +354,48 @@ class CagePage implements Page {
           button('withdrawal', 'btn-red', t('cage.withdraw')),
         ),
       ),
+    );
+  }
+
+  /** Instrução 1/2016: whether this move is large, alone or with the player's moves of today here. */
+  private largeReason(kind: Kind, amountMinor: number): LargeCashReason | null {
+    const move = { atMs: Date.now(), kind, amountMinor };
+    return largeCashReason(move, this.moves, this.largeMinor());
+  }
+
+  /** The large-cash threshold in force: the house's, or the law's in the house currency. */
+  private largeMinor(): number | null {
+    return largeCashThresholdMinor(this.currency, this.houseLargeMinor);
+  }
+
+  /**
+   * Instrução 1/2016: the cashier confirms the player's document was sighted,
+   * the question naming the document (its identity is read for it, a read the
+   * server records). False when declined, or when no identity is on record
+   * (the server then refuses the move, and says why).
+   */
+  private async confirmSighting(
+    p: PlayerRow,
+    words: { name: string; kind: string; amount: string },
+    reason: LargeCashReason,
+  ): Promise<boolean | null> {
+    const identity = await this.person?.forSighting();
+    if (identity === undefined || identity === null) return null;
+    const thresholdMinor = this.largeMinor();
+    const why =
+      thresholdMinor === null
+        ? null
+        : t(reason === 'single' ? 'cage.sightingSingle' : 'cage.sightingLinked', {
+            threshold: this.money(thresholdMinor),
+          });
+    const question = t('cage.confirmSighting', {
+      ...words,
+      document: documentName(identity.documentType),
+      number: identity.documentNumber,
+      holder: identity.fullName,
+    });
+    return (
+      window.confirm(why === null ? question : `${why}\n\n${question}`) && p.id === this.selected
     );
   }
 
@@ -288,13 +408,23 @@ class CagePage implements Page {
     }
     if (this.busy) return;
     const words = { name: p.displayName, kind: t(`cage.kind.${kind}`), amount: this.money(amount) };
-    // Above the floor's threshold the cashier confirms first (the supervisor sets it).
-    if (this.thresholdMinor !== null && amount > this.thresholdMinor)
-      if (!window.confirm(t('cage.confirm', words))) return;
     this.busy = true;
     try {
-      const answer =
-        kind === 'deposit' ? await deposit(p.id, amount) : await withdraw(p.id, amount);
+      // Who may not play brings no money in: the server says why, without a sighting asked first.
+      const barred = kind === 'deposit' && this.person?.refused === true;
+      const reason = barred ? null : this.largeReason(kind, amount);
+      let sighted = false;
+      if (reason !== null) {
+        // The sighting question names the player, kind and amount: it is the confirmation too.
+        const asked = await this.confirmSighting(p, words, reason);
+        if (asked === false) return;
+        sighted = asked === true;
+      } else if (this.thresholdMinor !== null && amount > this.thresholdMinor) {
+        // Above the floor's threshold the cashier confirms first (the supervisor sets it).
+        if (!window.confirm(t('cage.confirm', words))) return;
+      }
+      const answer = await this.send(p, kind, amount, sighted, words);
+      if (answer === null) return;
       this.list = this.list.map((x) =>
         x.id === p.id ? { ...x, balanceMinor: answer.balanceMinor } : x,
       );
@@ -305,9 +435,38 @@ class CagePage implements Page {
       this.drawList();
       this.drawSide();
     } catch (error) {
+      // The refusal says why; the status above the amount is read again to show until when.
+      if (error instanceof ApiError && ELIGIBILITY_REFUSALS.includes(error.code))
+        void this.person?.load();
       toastError(error);
     } finally {
       this.busy = false;
+    }
+  }
+
+  /**
+   * Sends the move; when the server finds it large where the page did not
+   * (another cashier's moves of the day), asks for the sighting and sends it
+   * again with it. Null when the cashier declines.
+   */
+  private async send(
+    p: PlayerRow,
+    kind: Kind,
+    amount: number,
+    sighted: boolean,
+    words: { name: string; kind: string; amount: string },
+  ) {
+    const once = (seen: boolean) =>
+      kind === 'deposit' ? deposit(p.id, amount, seen) : withdraw(p.id, amount, seen);
+    try {
+      return await once(sighted);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'document_sighting_required' || sighted)
+        throw error;
+      const alone = amount >= (this.largeMinor() ?? Infinity);
+      const asked = await this.confirmSighting(p, words, alone ? 'single' : 'linked');
+      if (asked === null) throw error;
+      return asked ? once(true) : null;
     }
   }
 
@@ -317,7 +476,7 @@ class CagePage implements Page {
     return panel(
       t('cage.history'),
       this.moves.length === 0
-        ? h('p', { class: 'muted' }, t('cage.noHistory'))
+        ? h('p', { class: 'muted' }, t(this.movesLoading ? 'app.loading' : 'cage.noHistory'))
         : h(
             'div',
             { class: 'table-scroll' },

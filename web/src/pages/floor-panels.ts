@@ -39,13 +39,14 @@ import {
 import { holidayIssueSentence } from '../i18n/errors.js';
 import { lang, t } from '../i18n/i18n.js';
 import { matchingAccounts, orderedAccounts } from '../logic/accounts.js';
+import { largeCashThresholdMinor } from '../logic/large-cash.js';
 import { formatAmount, formatMoney, parseAmount } from '../logic/money.js';
 import { h, replaceChildren } from '../ui/dom.js';
 import { toast, toastError } from '../ui/status.js';
 import { panel, phasePill } from '../ui/widgets.js';
 import type { FloorContext } from './floor.js';
 
-const ROLES = ['player', 'croupier', 'supervisor', 'cashier', 'inspector'] as const;
+const ROLES = ['player', 'croupier', 'supervisor', 'cashier', 'compliance', 'inspector'] as const;
 
 function money(ctx: FloorContext, minor: number | null): string {
   if (minor === null) return '—';
@@ -740,27 +741,59 @@ function sessionList(ctx: FloorContext, user: User, host: HTMLElement): void {
   });
 }
 
-/** The floor's settings (docs/server.md): the cage's confirmation threshold first. */
+/** An amount field of the settings, in major units; empty is null. */
+function amountField(id: string, minor: number | null, help: string): HTMLInputElement {
+  return input({
+    id,
+    inputmode: 'decimal',
+    value: minor === null ? '' : String(minor / 100),
+    placeholder: help,
+    'aria-describedby': `${id}-help`,
+  });
+}
+
+/** What an amount field holds: minor units, null when empty; a typed amount that is not one throws. */
+function amountOf(field: HTMLInputElement): number | null {
+  const text = field.value.trim();
+  const minor = text === '' ? null : parseAmount(text);
+  if (minor === null && text !== '') throw new Error(t('cage.badAmount'));
+  return minor;
+}
+
+/**
+ * The floor's settings (docs/server.md): the cage's confirmation threshold,
+ * and the house's large-cash figure of Instrução 1/2016 (empty: the law's; a
+ * house may be stricter, never laxer, and the server refuses a figure above
+ * the law's with `threshold_above_law`).
+ */
 export function settingsPanel(ctx: FloorContext): HTMLElement {
   const body = h('div', { class: 'floor-settings' });
+  const law = largeCashThresholdMinor(ctx.currency());
   const show = async (): Promise<void> => {
     await act(async () => {
       const state = await floorSettings();
-      const threshold = state.settings.cageConfirmationAboveMinor;
-      const amount = input({
-        id: 'cage-threshold',
-        inputmode: 'decimal',
-        value: threshold === null ? '' : String(threshold / 100),
-        placeholder: t('floor.cageThresholdHelp'),
-        'aria-describedby': 'cage-threshold-help',
+      const amount = amountField(
+        'cage-threshold',
+        state.settings.cageConfirmationAboveMinor,
+        t('floor.cageThresholdHelp'),
+      );
+      const largeHelp = t('floor.largeThresholdHelp', {
+        amount: law === null ? '—' : money(ctx, law),
       });
+      const large = amountField(
+        'large-threshold',
+        state.settings.largeCashThresholdMinor,
+        largeHelp,
+      );
+      // Empty is the law's figure: the box shows it, faintly, rather than the whole sentence.
+      if (law !== null) large.placeholder = formatAmount(law);
       const save = (e: Event): void => {
         e.preventDefault();
         void act(async () => {
-          const text = amount.value.trim();
-          const minor = text === '' ? null : parseAmount(text);
-          if (minor === null && text !== '') throw new Error(t('cage.badAmount'));
-          await changeFloorSettings({ cageConfirmationAboveMinor: minor });
+          await changeFloorSettings({
+            cageConfirmationAboveMinor: amountOf(amount),
+            largeCashThresholdMinor: amountOf(large),
+          });
           toast(t('floor.saved'), 'ok');
           await show();
         });
@@ -772,6 +805,8 @@ export function settingsPanel(ctx: FloorContext): HTMLElement {
           { class: 'form form-grid', onsubmit: save },
           ...field('cage-threshold', t('floor.cageThreshold'), amount),
           h('p', { class: 'small muted', id: 'cage-threshold-help' }, t('floor.cageThresholdHelp')),
+          ...field('large-threshold', t('floor.largeThreshold'), large),
+          h('p', { class: 'small muted', id: 'large-threshold-help' }, largeHelp),
           ctx.supervisor
             ? h(
                 'button',
@@ -791,7 +826,7 @@ export function settingsPanel(ctx: FloorContext): HTMLElement {
               }),
         ),
       );
-      if (!ctx.supervisor) amount.disabled = true;
+      amount.disabled = large.disabled = !ctx.supervisor;
     });
   };
   void show();

@@ -3,7 +3,10 @@
  * and records the DICJ's authorizations). Every table at a glance, kept live by
  * a `summary`-feed socket per table: each event refetches `GET /floor`
  * (coalesced). Below: a new table, the Art. 8 house options, the holiday lists
- * and the accounts. The panels are in floor-panels.ts.
+ * and the accounts. The panels are in floor-panels.ts. Then who may play
+ * (Lei 10/2012; Instrução 1/2016): the exclusion register (entered by the
+ * supervisor or the inspector), the large-transaction register and, for the
+ * supervisor, the workers' causes (people-exclusions.ts, people-registers.ts).
  */
 import { floor as fetchFloor, tables as fetchTables } from '../api/endpoints.js';
 import { LiveTable } from '../api/live.js';
@@ -23,6 +26,13 @@ import {
   tableCards,
 } from './floor-panels.js';
 import type { Page } from './page.js';
+import { ExclusionRegister } from './people-exclusions.js';
+import {
+  LargeTransactionRegister,
+  NameBook,
+  type Section,
+  WorkerCauseForm,
+} from './people-registers.js';
 
 /** Events come in bursts (a bet, a round's steps): one refetch per burst. */
 const REFETCH_MS = 250;
@@ -49,6 +59,8 @@ export function floorPage(me: Me): Page {
   const cards = h('div', { class: 'floor-cards' });
   const banner = h('div', { class: 'floor-banner' });
   const lower = h('div', { class: 'floor-grid' });
+  const registersHost = h('div', { class: 'registers' });
+  let registers: Section[] = [];
 
   const ctx: FloorContext = {
     me,
@@ -103,6 +115,23 @@ export function floorPage(me: Me): Page {
       holidaysPanel(ctx),
       ctx.supervisor ? accountsPanel(ctx) : null,
     );
+    for (const section of registers) section.render();
+  }
+
+  /** Made once: what was typed in them, and the lists read, stay across redraws. */
+  function makeRegisters(): void {
+    const names = new NameBook(me);
+    registers = [
+      new ExclusionRegister(true),
+      new LargeTransactionRegister({ me, currency: () => currency, names }),
+      ...(ctx.supervisor ? [new WorkerCauseForm()] : []),
+    ];
+    // The cashiers' names, once read, replace their ids in the register.
+    void names.load().then(() => registers.forEach((r) => r.render()));
+    replaceChildren(
+      registersHost,
+      registers.map((r) => r.el),
+    );
   }
 
   replaceChildren(
@@ -111,6 +140,7 @@ export function floorPage(me: Me): Page {
     banner,
     cards,
     lower,
+    registersHost,
   );
   // The countdowns tick between refetches.
   const tick = window.setInterval(() => {
@@ -124,6 +154,7 @@ export function floorPage(me: Me): Page {
       toastError(error);
     }
     await ctx.reload();
+    makeRegisters();
     render();
   })();
   const off = onLanguage(() => {

@@ -2,7 +2,10 @@
  * The inspector's page (read-only): the journal and its hash-chain check, game
  * recall, the paytable with exact odds and the house options (Art. 8), and the
  * fairness statistics (Art. 1.1), and what the staff did to accounts and
- * tables (who, to whom, when). Tabs keep each view on one screen.
+ * tables (who, to whom, when); who may play (Lei 10/2012; Instrução 1/2016):
+ * the exclusion register, the large-transaction register and the suspicion
+ * flags with their decisions; and who read whose identity (Lei 8/2005, the
+ * inspector's only). Tabs keep each view on one screen.
  */
 import {
   fairness,
@@ -38,9 +41,26 @@ import {
 } from './inspector-panels.js';
 import { exportPanel } from './inspector-export.js';
 import type { Page } from './page.js';
+import { ExclusionRegister } from './people-exclusions.js';
+import {
+  FlagQueue,
+  IdentityReadsLog,
+  LargeTransactionRegister,
+  NameBook,
+  type Section,
+} from './people-registers.js';
 
-type Tab = 'journal' | 'recall' | 'paytable' | 'fairness' | 'staff' | 'export';
-const TABS: readonly Tab[] = ['journal', 'recall', 'paytable', 'fairness', 'staff', 'export'];
+type Tab = 'journal' | 'recall' | 'paytable' | 'fairness' | 'staff' | 'export' | 'people' | 'reads';
+const ALL_TABS: readonly Tab[] = [
+  'journal',
+  'recall',
+  'paytable',
+  'fairness',
+  'staff',
+  'export',
+  'people',
+  'reads',
+];
 const STAFF_PAGE = 200;
 const TAB_TITLE = {
   staff: 'inspector.staff',
@@ -49,6 +69,8 @@ const TAB_TITLE = {
   paytable: 'inspector.paytable',
   fairness: 'inspector.fairness',
   export: 'inspector.export',
+  people: 'inspector.people',
+  reads: 'inspector.reads',
 } as const;
 const JOURNAL_PAGE = 200;
 const RECALL_DEFAULT = 10;
@@ -71,6 +93,31 @@ export function inspectorPage(me: Me, tableId: string | undefined): Page {
   const body = h('div', { class: 'tab-body', role: 'tabpanel', id: 'inspector-panel' });
   // Kept across renders: what the inspector typed and the file checked stay.
   const exporter = exportPanel(me.user.role === 'inspector');
+  const inspector = me.user.role === 'inspector';
+  // The flags and the identity reads are the inspector's (a supervisor reads this page too).
+  const TABS = inspector ? ALL_TABS : ALL_TABS.filter((x) => x !== 'reads');
+  let people: Section[] | null = null;
+  let reads: IdentityReadsLog | null = null;
+  const names = new NameBook(me);
+  const registers = { me, currency: () => state.tables[0]?.currency ?? '', names };
+  let namesRead = false;
+  /** Made when first shown, then kept: the lists read and what was typed stay. */
+  function sections(tab: 'people' | 'reads'): Section[] {
+    if (!namesRead) {
+      namesRead = true;
+      // The staff's names, once read, replace their ids in what is shown.
+      void names.load().then(() => {
+        if (state.tab === 'people' || state.tab === 'reads') render();
+      });
+    }
+    if (tab === 'reads') return [(reads ??= new IdentityReadsLog(registers))];
+    people ??= [
+      new ExclusionRegister(true),
+      new LargeTransactionRegister(registers),
+      ...(inspector ? [new FlagQueue(registers, false)] : []),
+    ];
+    return people;
+  }
 
   const load = async (what: () => Promise<void>): Promise<void> => {
     try {
@@ -227,6 +274,16 @@ export function inspectorPage(me: Me, tableId: string | undefined): Page {
       case 'export':
         exporter.render(state.tables);
         return exporter.el;
+      case 'people':
+      case 'reads': {
+        const shown = sections(state.tab);
+        for (const s of shown) s.render();
+        return h(
+          'div',
+          { class: 'registers' },
+          shown.map((s) => s.el),
+        );
+      }
     }
   }
 

@@ -50,6 +50,7 @@ function navLinks(me: Me, tableId: string | null, active: string): HTMLElement {
     inspector: '#/inspector',
     cage: '#/cage',
     floor: '#/floor',
+    compliance: '#/compliance',
   } as const;
   return h(
     'nav',
@@ -116,7 +117,15 @@ function setTitle(active: string): void {
   document.title = `${page}骰寶 Cussec`;
 }
 
-const NAV_KEYS = ['table', 'croupier', 'board', 'inspector', 'cage', 'floor'] as const;
+const NAV_KEYS = [
+  'table',
+  'croupier',
+  'board',
+  'inspector',
+  'cage',
+  'floor',
+  'compliance',
+] as const;
 
 // Only one page is mounted at a time, so one refresher is enough: the page's
 // own content follows the language itself, the frame is redrawn here.

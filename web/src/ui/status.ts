@@ -12,7 +12,8 @@
  */
 import { ApiError } from '../api/http.js';
 import { type ErrorParams, errorSentence } from '../i18n/errors.js';
-import { art, lang, t } from '../i18n/i18n.js';
+import { lang, t } from '../i18n/i18n.js';
+import { lawCitation } from '../i18n/law.js';
 import { h } from './dom.js';
 
 /** How long a message stays: a confirmation briefly, what needs reading longer. */
@@ -93,7 +94,7 @@ export function toast(text: string, tone: Tone = 'info', article?: string): void
     { class: `toast toast-${tone}`, 'data-key': key, 'data-count': '1' },
     h('span', { class: 'toast-text' }, text),
     h('span', { class: 'toast-count', hidden: true }),
-    article === undefined ? null : h('span', { class: 'art-badge' }, art(article)),
+    article === undefined ? null : h('span', { class: 'art-badge' }, lawCitation(lang(), article)),
     h(
       'button',
       {
