@@ -65,13 +65,13 @@ async function lever(store: Store, stakeMinorMax?: number) {
   const open = async () => {
     for (const type of ['cover', 'fasten-latches', 'pull-lever', 'pull-lever', 'pull-lever'])
       await run({ type } as Command);
-    await run({ type: 'open-betting' } as Command);
+    await run({ type: 'open-betting' });
   };
   const close = async (dice: [number, number, number]) => {
-    await run({ type: 'ring-bell' } as Command);
-    await run({ type: 'lift-dome' } as Command);
+    await run({ type: 'ring-bell' });
+    await run({ type: 'lift-dome' });
     await run({ type: 'read-dice', dice, croupierId: 'c1' } as Command);
-    return run({ type: 'pay-all' } as Command);
+    return run({ type: 'pay-all' });
   };
   return { people, service, bet, open, close };
 }

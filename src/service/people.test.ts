@@ -30,7 +30,7 @@ const identity = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-async function world(store: Store) {
+function world(store: Store) {
   const people = new People({ store, calendar: () => Promise.resolve(bundledCalendar()) });
   const user = async (id: string, role: Role = 'player') => {
     await store.transaction((tx) =>
@@ -68,7 +68,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
       ['2008-02-29', '2029-03-01T00:00:00.000', 'ok', 'the day after'],
     ])('born %s, at %s Macau time: %s (%s)', async (born, local, want) => {
       const store = await h.open();
-      const w = await world(store);
+      const w = world(store);
       const id = await w.user('p1');
       await w.people.recordIdentity(id, identity({ dateOfBirth: born }), 'k1');
       const view = await w.people.eligibility(id, macau(local));
@@ -79,7 +79,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
 
   it('refuses everything to an account without an identity (Instrução 1/2016)', async () => {
     const store = await h.open();
-    const w = await world(store);
+    const w = world(store);
     const id = await w.user('p1');
     expect(await w.people.eligibility(id)).toMatchObject({
       identity: 'missing',
@@ -90,7 +90,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
 
   it('bars on the 29th day after a revocation request and frees on the 30th (art. 6)', async () => {
     const store = await h.open();
-    const w = await world(store);
+    const w = world(store);
     const id = await w.user('p1');
     await w.people.recordIdentity(id, identity(), 'k1');
     await w.people.recordExclusion(
@@ -122,7 +122,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
 
   it('refuses an Art. 6 order longer than two years, naming the field', async () => {
     const store = await h.open();
-    const w = await world(store);
+    const w = world(store);
     const refusal = await w.people
       .recordExclusion(
         {
@@ -156,7 +156,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
     ['2026-03-06', 'casino_worker', 'the day after the cause'],
   ])('a casino worker on %s: %s (%s)', async (date, want) => {
     const store = await h.open();
-    const w = await world(store);
+    const w = world(store);
     const croupier = await w.user('c1', 'croupier');
     const player = await w.user('p1');
     const doc = { documentType: 'macau-id', documentNumber: '5215299(8)' };
@@ -180,7 +180,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
 
   it('keeps every version of an identity, and the journal holds its digest, never the number', async () => {
     const store = await h.open();
-    const w = await world(store);
+    const w = world(store);
     const id = await w.user('p1');
     const first = await w.people.recordIdentity(id, identity(), 'k1');
     expect(first).toMatchObject({ version: 1, documentNumber: 'A123456(3)' });
@@ -221,7 +221,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
 
   it('names a bad document field and writes nothing', async () => {
     const store = await h.open();
-    const w = await world(store);
+    const w = world(store);
     const id = await w.user('p1');
     const refusal = await w.people
       .recordIdentity(id, identity({ documentNumber: 'A123456(4)' }), 'k1')
@@ -235,7 +235,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
 
   it('warns of an order naming the person under another document', async () => {
     const store = await h.open();
-    const w = await world(store);
+    const w = world(store);
     const id = await w.user('p1');
     await w.people.recordIdentity(id, identity(), 'k1');
     await w.people.recordExclusion(
@@ -260,7 +260,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
 
   it('loads a file of orders: good rows kept, bad rows named, nothing half-written, a reload adds none', async () => {
     const store = await h.open();
-    const w = await world(store);
+    const w = world(store);
     const csv = [
       'id,kind,dicjReference,documentType,documentNumber,fullName,dateOfBirth,from,to,revocationRequestedOn',
       'B-1,self,DICJ/1,passport,K1111111,,,2026-01-01,2026-12-31,',
@@ -284,8 +284,8 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
   });
 
   describe('Instrução 1/2016 at the cage', () => {
-    async function cage(store: Store, clock: { now: number }) {
-      const w = await world(store);
+    async function cage(store: Store) {
+      const w = world(store);
       const checks = new CashChecks(w.people);
       const id = await w.user('p1');
       await openWallet(store, id);
@@ -304,7 +304,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
     it('counts the gaming day’s cash together, and a new Macau day starts again', async () => {
       const clock = { now: macau('2026-06-01T10:00:00') };
       const store = await h.open({ clock: () => clock.now });
-      const c = await cage(store, clock);
+      const c = await cage(store);
       await c.people.recordIdentity(c.id, identity(), 'k1');
       expect(await c.move('deposit', 30_000_000)).toMatchObject({ ok: true });
       clock.now = macau('2026-06-01T23:59:00');
@@ -331,7 +331,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
     it('sees the other cashier’s move of the same moment: two deposits at once are linked, one refused', async () => {
       const clock = { now: macau('2026-06-01T10:00:00') };
       const store = await h.open({ clock: () => clock.now });
-      const c = await cage(store, clock);
+      const c = await cage(store);
       await c.people.recordIdentity(c.id, identity(), 'k1');
       const both = await Promise.all([
         code(c.move('deposit', 30_000_000)),
@@ -344,7 +344,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
     it("applies the house's stricter threshold at the cage", async () => {
       const clock = { now: macau('2026-06-01T10:00:00') };
       const store = await h.open({ clock: () => clock.now });
-      const c = await cage(store, clock);
+      const c = await cage(store);
       await c.people.recordIdentity(c.id, identity(), 'k1');
       await changeFloorSettings(store, { largeCashThresholdMinor: 10_000_000 }, 's1');
       expect(await code(c.move('deposit', 10_000_000))).toBe('document_sighting_required');
@@ -357,7 +357,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
     it('refuses a large amount without an identity, and a deposit by an excluded player', async () => {
       const clock = { now: macau('2026-06-01T10:00:00') };
       const store = await h.open({ clock: () => clock.now });
-      const c = await cage(store, clock);
+      const c = await cage(store);
       expect(await code(c.move('deposit', 1_000))).toBe('identity_missing');
       await c.people.recordIdentity(c.id, identity(), 'k1');
       expect(await c.move('deposit', 60_000_000, true)).toMatchObject({ ok: true });
@@ -387,7 +387,7 @@ withStores('who may play (Lei 10/2012, Instrução 1/2016)', (h) => {
     it('flags deposits just below the threshold within 24 hours, once per move', async () => {
       const clock = { now: macau('2026-06-01T10:00:00') };
       const store = await h.open({ clock: () => clock.now });
-      const c = await cage(store, clock);
+      const c = await cage(store);
       await c.people.recordIdentity(c.id, identity(), 'k1');
       expect(await c.move('deposit', 45_000_000)).toMatchObject({ ok: true });
       clock.now = macau('2026-06-02T09:00:00');

@@ -123,13 +123,13 @@ export class TableService {
     const placement = this.placement;
     const here = placement === undefined || placement.epoch(request.tableId) !== undefined;
     if (command.type !== 'place-bet' || this.admission === undefined)
-      return here ? this.executeHere(request) : this.placed(request, placement!);
+      return here ? this.executeHere(request) : this.placed(request, placement);
     // A bet asks who may play at once; here it queues meanwhile, keeping its place.
     const admitted = this.admission.admit(command.playerId, this.clock());
     admitted.catch(() => undefined);
     if (here) return this.executeHere({ ...request, admitted });
     return admitted.then((rejection) =>
-      rejection === undefined ? this.placed(request, placement!) : { ok: false, rejection },
+      rejection === undefined ? this.placed(request, placement) : { ok: false, rejection },
     );
   }
 
