@@ -88,7 +88,8 @@ function identityRoutes(app: FastifyInstance, ctx: AppContext): void {
       const subject = await userOf(ctx, params.userId);
       if (user.role === 'cashier' && subject.role !== 'player')
         throw new HttpError(403, 'forbidden', "a cashier records players' identities only");
-      return people.recordIdentity(params.userId, { kind: 'real', ...body }, user.id);
+      // A person at the cage is real: demonstration and simulated identities are the system's own.
+      return people.recordIdentity(params.userId, { ...body, kind: 'real' }, user.id);
     },
   });
 

@@ -57,8 +57,8 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
         identity === undefined
           ? undefined
           : account.role === 'player'
-            ? await ctx.people.admitNewPlayer({ kind: 'real', ...identity })
-            : parsedIdentity({ kind: 'real', ...identity });
+            ? await ctx.people.admitNewPlayer({ ...identity, kind: 'real' })
+            : parsedIdentity({ ...identity, kind: 'real' });
       const created = await createUser(
         ctx.store,
         { ...account, displayName: account.displayName ?? account.username },
