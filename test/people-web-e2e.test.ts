@@ -22,6 +22,7 @@
  *   tabs in zh-Hant, pt and en at both sizes (test-output/screenshots/people-*.png),
  *   each checked by axe (test/axe.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,7 +96,7 @@ async function apiAs(username: string, password: string): Promise<Call> {
       method,
       headers: {
         authorization: `Bearer ${token}`,
-        'idempotency-key': `e2e-${Math.random().toString(36).slice(2)}`,
+        'idempotency-key': `e2e-${randomUUID()}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
