@@ -23,7 +23,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DICT } from '../web/src/i18n/dict.js';
 import { freePort, ServeProcess } from './serve-process.js';
 import { buildWebIfStale } from './web-build.js';
@@ -304,9 +304,16 @@ describe.skipIf(!HAVE_CHROMIUM)("the supervisor's floor in Chromium", () => {
     await inspector.waitForURL(/#\/inspector/);
     await inspector.goto(`${base}/#/floor`);
     await inspector.locator('#options-table').selectOption(NEW_TABLE);
-    const pending = inspector.locator('.proposal-pending').first();
-    await pending.locator('input').first().fill('DICJ/2026/0042');
-    await pending.locator('button[type=submit]').click();
+    // The floor redraws its panels as the tables' events come (a live page): on a slow
+    // machine the button may be redrawn under the click, so the step is retried whole.
+    await vi.waitFor(
+      async () => {
+        const pending = inspector.locator('.proposal-pending').first();
+        await pending.locator('input').first().fill('DICJ/2026/0042');
+        await pending.locator('button[type=submit]').click({ timeout: 2_000 });
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     await inspector.locator('.proposal-authorized').waitFor();
     await inspector.context().close();
 
